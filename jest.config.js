@@ -1,0 +1,10 @@
+/** @type {import('jest').Config} */
+module.exports = {
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	testTimeout: 60_000,
+	// the engine and the simulator share one process per file; two cores in CI
+	maxWorkers: 2,
+};

@@ -1,0 +1,56 @@
+/**
+ * The simulator's clock. It follows real time plus an offset that tests move forward, so that
+ * the call life cycle, rate windows and retention limits can be crossed without sleeping.
+ * Work scheduled on the clock (call state changes, webhooks) runs when the clock passes it:
+ * on `advance`, and lazily before every request is handled.
+ */
+export interface ScheduledTask {
+	at: number;
+	seq: number;
+	run: () => void | Promise<void>;
+}
+
+export class SimClock {
+	private offsetMs = 0;
+	private seq = 0;
+	private tasks: ScheduledTask[] = [];
+
+	constructor(private readonly realNow: () => number = Date.now) {}
+
+	now(): number {
+		return this.realNow() + this.offsetMs;
+	}
+
+	iso(at = this.now()): string {
+		return new Date(at).toISOString();
+	}
+
+	/** Move time forward and run every task that falls due, in time order. */
+	async advance(ms: number): Promise<void> {
+		if (ms < 0) throw new Error('the clock only moves forward');
+		this.offsetMs += ms;
+		await this.runDue();
+	}
+
+	/** Move to an absolute time (never backwards). */
+	async set(at: number): Promise<void> {
+		await this.advance(Math.max(0, at - this.now()));
+	}
+
+	schedule(at: number, run: () => void | Promise<void>): void {
+		this.tasks.push({ at, seq: this.seq++, run });
+		this.tasks.sort((a, b) => a.at - b.at || a.seq - b.seq);
+	}
+
+	async runDue(): Promise<void> {
+		const now = this.now();
+		while (this.tasks.length && this.tasks[0].at <= now) {
+			const task = this.tasks.shift()!;
+			await task.run();
+		}
+	}
+
+	pending(): number {
+		return this.tasks.length;
+	}
+}

@@ -1,0 +1,24 @@
+import { catalogRoutes } from './routes/catalog';
+import { seedBasics, seedOrganization } from './seed';
+import { Simulator, type SimulatorOptions } from './server';
+
+export { Simulator } from './server';
+export type { SimulatorOptions, RecordedRequest, WebhookDelivery } from './server';
+export type { FaultRule, Fault } from './faults';
+
+/**
+ * Start a simulator of the API on a free loopback port. The main organization has the events
+ * add-on; `otherOrg` has not, and serves scoping tests (its records answer 404 to the main key).
+ */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+	const sim = new Simulator(options);
+	sim.register([...catalogRoutes]);
+	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
+	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
+	for (const org of [sim.org, sim.otherOrg]) {
+		seedBasics(org);
+		if (options.seed !== false) seedOrganization(org, sim.clock);
+	}
+	await sim.listen();
+	return sim;
+}

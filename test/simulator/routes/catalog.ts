@@ -1,0 +1,12 @@
+import { VOICES } from '../seed';
+import { envelope, type RouteDef } from '../server';
+
+/** Voices (documented) and the organization's phone numbers (inferred, decisions.md). */
+export const catalogRoutes: RouteDef[] = [
+	{ method: 'GET', pattern: '/v1/agents/voices', handler: () => envelope(VOICES) },
+	{
+		method: 'GET',
+		pattern: '/v1/phone-numbers',
+		handler: (req) => envelope([...req.org.phoneNumbers.values()]),
+	},
+];

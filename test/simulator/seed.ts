@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+
+import type { SimClock } from './clock';
+import type { Organization, Voice } from './types';
+
+/** The voice catalog, shared by every organization. */
+export const VOICES: Voice[] = [
+	{ id: 'voice-es-lucia', name: 'Lucía', language: 'es-ES', accent: 'Castilian', gender: 'female', age: 'young adult', description: 'Warm, clear Spanish voice', preview_url: 'https://cdn.example.test/voices/lucia.mp3', avatar_url: 'https://cdn.example.test/voices/lucia.png' },
+	{ id: 'voice-es-mateo', name: 'Mateo', language: 'es-419', accent: 'Mexican', gender: 'male', age: 'middle aged', description: 'Calm Latin American Spanish voice', preview_url: 'https://cdn.example.test/voices/mateo.mp3' },
+	{ id: 'voice-en-ava', name: 'Ava', language: 'en-US', accent: 'American', gender: 'female', age: 'young adult', description: 'Friendly American English voice', preview_url: 'https://cdn.example.test/voices/ava.mp3', avatar_url: 'https://cdn.example.test/voices/ava.png' },
+	{ id: 'voice-en-oliver', name: 'Oliver', language: 'en-GB', accent: 'British', gender: 'male', age: 'middle aged', description: 'Measured British English voice' },
+	{ id: 'voice-multi-sofia', name: 'Sofía', language: 'multi', accent: 'Neutral', gender: 'female', age: 'young adult', description: 'Bilingual Spanish and English voice' },
+];
+
+export function newOrganization(
+	apiKey: string,
+	settings: Partial<Pick<Organization, 'eventsAddon' | 'contactQuota' | 'anonymousDailyCap' | 'eventNameCap'>>,
+	_clock: SimClock,
+): Organization {
+	return {
+		id: randomUUID(),
+		apiKey,
+		eventsAddon: settings.eventsAddon ?? true,
+		contactQuota: settings.contactQuota ?? 1_000_000,
+		anonymousDailyCap: settings.anonymousDailyCap ?? 100_000,
+		eventNameCap: settings.eventNameCap ?? 500,
+		members: [],
+		agents: new Map(),
+		phoneNumbers: new Map(),
+		calls: new Map(),
+		contacts: new Map(),
+		tags: new Map(),
+		contactTags: new Map(),
+		comments: new Map(),
+		tasks: new Map(),
+		channels: new Map(),
+		threads: new Map(),
+		messages: new Map(),
+		templates: [],
+		events: [],
+		eventIds: new Map(),
+		eventNames: new Set(),
+		sessions: new Map(),
+		companies: new Map(),
+		anonymousPerDay: new Map(),
+	};
+}
+
+/** Members and phone numbers every organization has, so that calls and comments can be made. */
+export function seedBasics(org: Organization): void {
+	for (const [name, email] of [
+		['Ana Owner', 'owner@example.test'],
+		['Bruno Agent', 'bruno@example.test'],
+	]) {
+		const id = randomUUID();
+		org.members.push({ id, email, name });
+	}
+	for (const [phone_number, name] of [
+		['+14155550100', 'Main line (US)'],
+		['+34910000100', 'Madrid office'],
+	]) {
+		const id = randomUUID();
+		org.phoneNumbers.set(id, { id, phone_number, name });
+	}
+}
+
+/** Demo data that makes manual trials meaningful. */
+export function seedOrganization(org: Organization, clock: SimClock): void {
+	const now = clock.iso();
+	const agents: Array<[string, string, string, string]> = [
+		['Sales follow-up', 'Lucía', 'es-ES', 'voice-es-lucia'],
+		['Appointment reminder', 'Ava', 'en-US', 'voice-en-ava'],
+	];
+	for (const [name, person_name, language, voice_id] of agents) {
+		const id = randomUUID();
+		org.agents.set(id, {
+			id,
+			name,
+			person_name,
+			language,
+			timezone: language === 'en-US' ? 'America/New_York' : 'Europe/Madrid',
+			webhook_url: null,
+			conversation_purpose: `${name} calls`,
+			prompt: `You are ${person_name}. Be brief and friendly.`,
+			voice_id,
+			volume: 1,
+			ambient_sound: null,
+			start_speaker: 'agent',
+			boosted_keywords: [],
+			post_call_analysis_data: [{ name: 'interested', type: 'boolean', description: 'Whether the person is interested' }],
+			tools: null,
+			max_call_duration_ms: 600_000,
+			created_at: now,
+			updated_at: now,
+			version: 1,
+		});
+	}
+	const contacts: Array<[string, string, string, string]> = [
+		['María García', '+34600000001', 'maria@example.test', 'ES'],
+		['John Smith', '+14155550123', 'john@example.test', 'US'],
+		['Lucas Pereira', '+5511999990000', 'lucas@example.test', 'BR'],
+	];
+	for (const [full_name, phone_number, email, country] of contacts) {
+		const id = randomUUID();
+		org.contacts.set(id, {
+			id,
+			created_at: now,
+			phone_number,
+			full_name,
+			country,
+			email,
+			description: '',
+			additional_data: [],
+			organization_id: org.id,
+			external_ids: [],
+			last_activity_at: 0,
+		});
+	}
+	const waba = { id: `chn_${randomUUID()}`, name: 'WhatsApp Sales', type: 'WABA' as const, status: 'active' as const, answer_method: 'manual' as const, organization_id: org.id, created_at: now };
+	const insta = { id: `chn_${randomUUID()}`, name: 'Instagram DMs', type: 'INSTAGRAM' as const, status: 'inactive' as const, answer_method: 'auto' as const, organization_id: org.id, created_at: now };
+	org.channels.set(waba.id, waba);
+	org.channels.set(insta.id, insta);
+	org.templates.push(
+		{ name: 'appointment_reminder', language: 'es', status: 'APPROVED', category: 'UTILITY', channel_id: waba.id },
+		{ name: 'welcome_offer', language: 'en_US', status: 'APPROVED', category: 'MARKETING', channel_id: waba.id },
+	);
+	const tagId = `tag-${randomUUID()}`;
+	org.tags.set(tagId, { id: tagId, name: 'vip', color: '#ff9900', label: 'VIP' });
+}
