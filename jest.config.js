@@ -3,7 +3,7 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	transform: { '^.+\\.ts$': 'ts-jest' },
 	testTimeout: 60_000,
 	// the engine and the simulator share one process per file; two cores in CI
 	maxWorkers: 2,
