@@ -1,4 +1,5 @@
 import { catalogRoutes } from './routes/catalog';
+import { eventsRoutes } from './routes/events';
 import { seedBasics, seedOrganization } from './seed';
 import { Simulator, type SimulatorOptions } from './server';
 
@@ -12,7 +13,7 @@ export type { FaultRule, Fault } from './faults';
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = new Simulator(options);
-	sim.register([...catalogRoutes]);
+	sim.register([...catalogRoutes, ...eventsRoutes]);
 	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
 	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
 	for (const org of [sim.org, sim.otherOrg]) {
