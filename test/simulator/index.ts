@@ -1,4 +1,7 @@
 import { catalogRoutes } from './routes/catalog';
+import { contactRoutes } from './routes/contacts';
+import { crmRoutes } from './routes/crm';
+import { messagingRoutes } from './routes/messaging';
 import { eventsRoutes } from './routes/events';
 import { seedBasics, seedOrganization } from './seed';
 import { Simulator, type SimulatorOptions } from './server';
@@ -13,7 +16,7 @@ export type { FaultRule, Fault } from './faults';
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = new Simulator(options);
-	sim.register([...catalogRoutes, ...eventsRoutes]);
+	sim.register([...catalogRoutes, ...eventsRoutes, ...contactRoutes, ...crmRoutes, ...messagingRoutes]);
 	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
 	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
 	for (const org of [sim.org, sim.otherOrg]) {

@@ -126,4 +126,29 @@ export function seedOrganization(org: Organization, clock: SimClock): void {
 	);
 	const tagId = `tag-${randomUUID()}`;
 	org.tags.set(tagId, { id: tagId, name: 'vip', color: '#ff9900', label: 'VIP' });
+	seedConversations(org, clock, waba.id);
+}
+
+/**
+ * Two WhatsApp conversations: María wrote an hour ago and got a reply (window open), John's
+ * thread is closed and his window expired long ago (a template is needed to reach him).
+ */
+function seedConversations(org: Organization, clock: SimClock, channelId: string): void {
+	const byPhone = (phone: string) => [...org.contacts.values()].find((c) => c.phone_number === phone)!;
+	const hour = 60 * 60 * 1000;
+	const conversations: Array<{ phone: string; status: string; lastAt: number; lines: Array<[string, 'whatsapp' | 'webapp']> }> = [
+		{ phone: '+34600000001', status: 'open', lastAt: clock.now() - hour, lines: [['Hola, ¿tenéis cita el jueves?', 'whatsapp'], ['¡Hola María! Sí, a las 10:00.', 'webapp']] },
+		{ phone: '+14155550123', status: 'closed', lastAt: clock.now() - 72 * hour, lines: [['Thanks, all sorted.', 'whatsapp']] },
+	];
+	for (const { phone, status, lastAt, lines } of conversations) {
+		const contact = byPhone(phone);
+		const thread = { id: `thr-${randomUUID()}`, channel_id: channelId, channel_type: 'WABA', contact_id: contact.id, organization_id: org.id, status, assignee: null, assignee_type: null, updated_at: clock.iso(lastAt), window_open_until: lastAt + 24 * hour };
+		org.threads.set(thread.id, thread);
+		for (const [content, source] of lines) {
+			const id = `msg-${randomUUID()}`;
+			const inbound = source === 'whatsapp';
+			org.messages.set(id, { id, thread_id: thread.id, role: 'human', type: 'text', content, media: null, from: inbound ? phone : 'WhatsApp Sales', source, status: inbound ? 'delivered' : 'read', sender_id: inbound ? null : org.members[0]?.id ?? null, created_at: clock.iso(lastAt) });
+		}
+		contact.last_activity_at = lastAt;
+	}
 }
