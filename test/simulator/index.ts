@@ -1,3 +1,5 @@
+import { agentRoutes } from './routes/agents';
+import { callRoutes } from './routes/calls';
 import { catalogRoutes } from './routes/catalog';
 import { contactRoutes } from './routes/contacts';
 import { crmRoutes } from './routes/crm';
@@ -16,7 +18,7 @@ export type { FaultRule, Fault } from './faults';
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = new Simulator(options);
-	sim.register([...catalogRoutes, ...eventsRoutes, ...contactRoutes, ...crmRoutes, ...messagingRoutes]);
+	sim.register([...catalogRoutes, ...agentRoutes, ...callRoutes, ...eventsRoutes, ...contactRoutes, ...crmRoutes, ...messagingRoutes]);
 	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
 	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
 	for (const org of [sim.org, sim.otherOrg]) {
