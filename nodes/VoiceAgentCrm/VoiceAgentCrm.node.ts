@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { RESOURCES } from './actions/resources';
+import { methods } from './methods';
+import { router } from './actions/router';
+import { resourceProperties } from './shared/operation';
+
+export class VoiceAgentCrm implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Voice Agent CRM',
+		name: 'voiceAgentCrm',
+		icon: { light: 'file:voiceAgentCrm.svg', dark: 'file:voiceAgentCrm.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Place AI phone calls, manage voice agents, contacts, tags, comments and tasks, send WhatsApp Business messages and record business events',
+		defaults: { name: 'Voice Agent CRM' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'voiceAgentCrmApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: RESOURCES.map((r) => r.option),
+				default: 'agent',
+			},
+			...RESOURCES.flatMap(resourceProperties),
+		],
+	};
+
+	methods = methods;
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,26 @@
+import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport/request';
+
+/** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */
+export async function getVoices(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const { payload } = await apiRequest.call(this, 'listVoices', {});
+	return ((payload ?? []) as IDataObject[]).map((v) => ({
+		name: `${v.name as string} (${[v.language, v.gender, v.accent].filter(Boolean).join(', ')})`,
+		value: v.id as string,
+		description: (v.description as string) ?? undefined,
+	}));
+}
+
+/** Approved message templates of the chosen WhatsApp channel. */
+export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const channelId = this.getCurrentNodeParameter('channelId', { extractValue: true }) as string | undefined;
+	const { payload } = await apiRequest.call(this, 'listTemplates', { query: channelId ? { channel_id: channelId } : {} });
+	return ((payload ?? []) as IDataObject[])
+		.filter((t) => !t.status || String(t.status).toUpperCase() === 'APPROVED')
+		.map((t) => ({
+			name: `${t.name as string} (${t.language as string})`,
+			value: t.name as string,
+			description: t.category ? `Category: ${t.category as string}` : undefined,
+		}));
+}

@@ -1,0 +1,107 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+/**
+ * Resource locator fields for things the API can list, written once and used by every operation
+ * (and the trigger) that needs them. Each offers a searchable list and an ID mode.
+ */
+const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+interface LocatorSpec {
+	displayName: string;
+	name: string;
+	searchListMethod: string;
+	description: string;
+	placeholder: string;
+	/** Regex the ID mode checks in the editor; none for ids that are not UUIDs. */
+	idPattern?: string;
+	idLabel?: string;
+}
+
+function locator(spec: LocatorSpec): INodeProperties {
+	return {
+		displayName: spec.displayName,
+		name: spec.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: spec.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+			},
+			{
+				displayName: spec.idLabel ?? 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: spec.placeholder,
+				validation: spec.idPattern
+					? [{ type: 'regex', properties: { regex: spec.idPattern, errorMessage: `Not a valid ${spec.displayName} ID` } }]
+					: undefined,
+			},
+		],
+	};
+}
+
+export const agentLocator = (name = 'agentId', displayName = 'Agent'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchAgents',
+		description: 'The voice AI agent. Pick it from the list or give its ID (a UUID).',
+		placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
+		idPattern: UUID_PATTERN,
+	});
+
+export const contactLocator = (name = 'contactId', displayName = 'Contact'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchContacts',
+		description: 'The contact. Search by name, or give its ID (a UUID).',
+		placeholder: 'e.g. 8d7c6b5a-4e3f-4a1b-9c2d-1e0f2a3b4c5d',
+		idPattern: UUID_PATTERN,
+	});
+
+export const channelLocator = (name = 'channelId', displayName = 'Channel'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchChannels',
+		description: 'The messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+		placeholder: 'e.g. chn_2a6f8e9b',
+	});
+
+export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchThreads',
+		description: 'The conversation thread. Pick it from the list or give its ID (e.g. thr-…).',
+		placeholder: 'e.g. thr-5d4a4e7b',
+	});
+
+/** The organization number a call is placed from, as its E.164 number (phone-number calls). */
+export const fromNumberLocator = (name = 'fromNumber', displayName = 'From Number'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchPhoneNumbers',
+		description: 'A phone number registered in your organization, which the call comes from. Pick it from the list or type it in E.164 format.',
+		placeholder: 'e.g. +14155550100',
+		idLabel: 'By Number',
+		idPattern: '^\\+[1-9]\\d{7,14}$',
+	});
+
+/** The organization number a call is placed from, as its ID (contact calls). */
+export const fromNumberIdLocator = (name = 'fromNumberId', displayName = 'From Number'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchPhoneNumberIds',
+		description: 'A phone number registered in your organization, which the call comes from. Pick it from the list or give its ID (a UUID).',
+		placeholder: 'e.g. 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
+		idPattern: UUID_PATTERN,
+	});

@@ -1,0 +1,79 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { z } from 'zod';
+
+/**
+ * Rules the API reference fixes, checked before any request is sent. These are the node's own
+ * reading of the reference; the simulator has its own, so a test feeding both catches a misreading.
+ */
+export const UUID = z
+	.string()
+	.trim()
+	.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d');
+
+export const E164 = z
+	.string()
+	.trim()
+	.regex(/^\+[1-9]\d{7,14}$/, 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123');
+
+export const IANA_ZONE = z
+	.string()
+	.trim()
+	.refine(isTimeZone, 'must be an IANA time zone, like Europe/Madrid or America/New_York');
+
+export const NON_EMPTY = z.string().trim().min(1, 'must not be empty');
+
+export const HTTP_URL = z
+	.string()
+	.trim()
+	.regex(/^https?:\/\/\S+$/i, 'must be a URL starting with http:// or https://');
+
+export function isTimeZone(zone: string): boolean {
+	try {
+		new Intl.DateTimeFormat('en-US', { timeZone: zone });
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+/** A readable account of what a value was, for error messages (short, never a secret). */
+function shown(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+function valueAt(input: unknown, path: Array<string | number>): unknown {
+	return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), input);
+}
+
+/**
+ * Validate the parameters of one item. `labels` maps parameter names to the names the user sees,
+ * so the error names the item, the field and what is expected.
+ */
+export function validateItem<T extends z.ZodTypeAny>(
+	context: IExecuteFunctions,
+	schema: T,
+	input: unknown,
+	itemIndex: number,
+	labels: Record<string, string> = {},
+): z.infer<T> {
+	const result = schema.safeParse(input);
+	if (result.success) return result.data;
+	const problems = result.error.issues.map((issue) => {
+		const [top, ...rest] = issue.path;
+		const label = labels[String(top)] ?? String(top ?? 'value');
+		const field = rest.length ? `${label} → ${rest.join(' → ')}` : label;
+		return `${field}: ${issue.message} (got ${shown(valueAt(input, issue.path))})`;
+	});
+	return failItem(context, itemIndex, problems);
+}
+
+export function failItem(context: IExecuteFunctions, itemIndex: number, problems: string[]): never {
+	throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${problems[0]}`, {
+		itemIndex,
+		description: problems.length > 1 ? `All problems in item ${itemIndex}:\n- ${problems.join('\n- ')}` : undefined,
+	});
+}

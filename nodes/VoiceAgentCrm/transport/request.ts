@@ -1,0 +1,297 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHookFunctions,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+	IWebhookFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
+import { apiError, apiMessageOf, noAnswerError } from './errors';
+import {
+	BUDGET_LABELS,
+	budgetsOf,
+	exhaustedBudget,
+	observeRateHeaders,
+	secondsHeader,
+	waitForBudgets,
+} from './pacing';
+
+export type ApiContext =
+	| IExecuteFunctions
+	| ILoadOptionsFunctions
+	| IPollFunctions
+	| IHookFunctions
+	| IWebhookFunctions;
+
+export const CREDENTIAL_NAME = 'voiceAgentCrmApi';
+
+/** Bounds of the repeat policy: a run never hangs on a budget that does not come back. */
+export const RETRY_LIMITS = {
+	rateLimitTries: 6,
+	rateLimitTotalWaitMs: 5 * 60_000,
+	transientTries: 3,
+	transientBackoffMs: 1_000,
+	timeoutMs: 30_000,
+};
+
+export interface RequestOptions {
+	params?: Record<string, string>;
+	query?: IDataObject;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Event batches: true when every event has an `event_id`, so a repeat cannot store twice. */
+	repeatSafe?: boolean;
+	/** Event batches carrying anonymous events also draw on the anonymous budget. */
+	anonymous?: boolean;
+	timeoutMs?: number;
+}
+
+export interface ApiAnswer<T = unknown> {
+	/** The payload: `data` of an envelope, or the bare body. */
+	payload: T;
+	/** `pagination.total_rows` or `count`, when the answer carries one. */
+	total?: number;
+	status: number;
+}
+
+/** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
+export function normalizeBaseUrl(raw: unknown): string | undefined {
+	const trimmed = String(raw ?? '').trim();
+	if (!/^https?:\/\/[^/\s]+/i.test(trimmed)) return undefined;
+	return trimmed.replace(/\/+$/, '').replace(/\/v1$/i, '');
+}
+
+async function baseUrlOf(context: ApiContext, itemIndex: number | undefined): Promise<string> {
+	const credentials = await context.getCredentials(CREDENTIAL_NAME);
+	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
+	if (!baseUrl) {
+		throw new NodeOperationError(
+			context.getNode(),
+			'The Base URL in the Voice Agent CRM API credential must start with http:// or https://',
+			{ itemIndex },
+		);
+	}
+	return baseUrl;
+}
+
+function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
+	if (typeof body !== 'string') return { parsed: body, malformed: false };
+	if (!body.trim()) return { parsed: undefined, malformed: false };
+	try {
+		return { parsed: JSON.parse(body), malformed: false };
+	} catch {
+		return { parsed: body, malformed: true };
+	}
+}
+
+/** Whether a request that got a 5xx, or no answer at all, may be sent again. */
+function mayRepeat(endpoint: Endpoint, status: number | undefined, options: RequestOptions): boolean {
+	switch (endpoint.repeat) {
+		case 'idempotent':
+			return status === undefined || status >= 500;
+		case 'provider502':
+			return status === 502;
+		case 'eventIds':
+			return options.repeatSafe === true && (status === undefined || status >= 500);
+		case 'never':
+			return false;
+	}
+}
+
+/** What the user must know when a request that is never repeated failed without a clear answer. */
+function notRepeatedNote(endpoint: Endpoint, options: RequestOptions): string {
+	if (endpoint.repeat === 'never' && endpoint.path.startsWith('/v1/calls/single-')) {
+		return 'The call was not placed again, so that nobody is called twice: the first attempt may have placed it. Check the calls list (Call → Get Many) before running this item again.';
+	}
+	if (endpoint.repeat === 'never') {
+		return 'The request was not repeated because it may already have taken effect. Check before running the item again.';
+	}
+	if (endpoint.repeat === 'eventIds' && !options.repeatSafe) {
+		return 'The batch was not repeated because some events have no event ID, so a repeat could store them twice. Give every event an ID (or keep "Derive Event IDs" on) to make batches safe to repeat.';
+	}
+	return '';
+}
+
+function unexpectedShape(context: ApiContext, endpoint: Endpoint, itemIndex: number | undefined, what: string) {
+	return new NodeOperationError(
+		context.getNode(),
+		`The service answered ${endpoint.method} ${endpoint.path} with ${what}. This may be a wrong Base URL (a web page instead of the API) or a service change.`,
+		{ itemIndex },
+	);
+}
+
+function unwrap(
+	context: ApiContext,
+	endpoint: Endpoint,
+	body: unknown,
+	itemIndex: number | undefined,
+): { payload: unknown; total?: number } {
+	const record = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+	switch (endpoint.answer) {
+		case 'bare':
+			if (body === undefined || body === null) throw unexpectedShape(context, endpoint, itemIndex, 'an empty answer');
+			return { payload: body };
+		case 'envelope':
+			if (!record || !('data' in record)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without its data envelope');
+			return { payload: record.data };
+		case 'paginated':
+			// the reference's contacts example is a bare array; its limits section describes the envelope
+			if (Array.isArray(body)) return { payload: body };
+			if (!record || !Array.isArray(record.data)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a data list');
+			return { payload: record.data, total: numberOr((record.pagination as IDataObject | undefined)?.total_rows) };
+		case 'counted':
+			if (!record || !Array.isArray(record.data)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a data list');
+			return { payload: record.data, total: numberOr(record.count) };
+		case 'send':
+			if (!record || typeof record.success !== 'boolean') throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a success flag');
+			return { payload: record };
+	}
+}
+
+function numberOr(value: unknown): number | undefined {
+	const n = Number(value);
+	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
+}
+
+function isNoAnswer(error: unknown): string | undefined {
+	const e = error as { code?: string; message?: string; cause?: { code?: string } };
+	const code = e?.code ?? e?.cause?.code;
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(e?.message ?? '')) return 'the request timed out';
+	if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(e?.message ?? '')) return 'the connection was dropped';
+	if (code === 'ECONNREFUSED') return 'the connection was refused';
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name could not be resolved';
+	return e?.message ? 'the request failed' : undefined;
+}
+
+/**
+ * One request to the API, following the project's request policy: authentication through the
+ * credential, pacing on the rate headers, 429 waited out, repeats only where the endpoint's
+ * policy allows, errors a user can act on, and the payload out of its envelope.
+ */
+export async function apiRequest<T = unknown>(
+	this: ApiContext,
+	name: EndpointName,
+	options: RequestOptions = {},
+): Promise<ApiAnswer<T>> {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	const { itemIndex } = options;
+	const baseUrl = await baseUrlOf(this, itemIndex);
+	const budgets = budgetsOf(endpoint.budget, options.anonymous === true);
+	const headerBudget = endpoint.budget === 'events' ? 'events' : 'org';
+	const request: IHttpRequestOptions = {
+		method: endpoint.method,
+		url: `${baseUrl}${endpointPath(name, options.params)}`,
+		qs: options.query,
+		body: options.body,
+		json: true,
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: options.timeoutMs ?? RETRY_LIMITS.timeoutMs,
+	};
+
+	let rateLimitTries = 0;
+	let rateLimitWaitedMs = 0;
+	let transientTries = 0;
+	for (;;) {
+		await waitForBudgets(this, budgets);
+		let response: IN8nHttpFullResponse;
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				CREDENTIAL_NAME,
+				request,
+			)) as IN8nHttpFullResponse;
+		} catch (error) {
+			const reason = isNoAnswer(error) ?? 'the request failed';
+			if (mayRepeat(endpoint, undefined, options) && ++transientTries < RETRY_LIMITS.transientTries) {
+				await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+				continue;
+			}
+			throw noAnswerError(this.getNode(), endpoint, reason, itemIndex, notRepeatedNote(endpoint, options));
+		}
+
+		const headers = (response.headers ?? {}) as IDataObject;
+		observeRateHeaders(this, headerBudget, headers);
+		const status = response.statusCode;
+		const { parsed, malformed } = parseBody(response.body);
+
+		if (status >= 200 && status < 300) {
+			if (malformed) throw unexpectedShape(this, endpoint, itemIndex, 'a body that is not JSON');
+			const { payload, total } = unwrap(this, endpoint, parsed, itemIndex);
+			return { payload: payload as T, total, status };
+		}
+
+		if (status === 429) {
+			const waitMs =
+				1000 *
+				(secondsHeader(headers, 'retry-after') ??
+					secondsHeader(headers, 'x-ratelimit-reset') ??
+					2 ** rateLimitTries);
+			rateLimitTries++;
+			if (
+				rateLimitTries < RETRY_LIMITS.rateLimitTries &&
+				rateLimitWaitedMs + waitMs <= RETRY_LIMITS.rateLimitTotalWaitMs
+			) {
+				rateLimitWaitedMs += waitMs;
+				await sleep(waitMs);
+				continue;
+			}
+			const budget = BUDGET_LABELS[exhaustedBudget(headerBudget, headers)];
+			throw apiError(
+				this.getNode(),
+				endpoint,
+				{ status, apiMessage: apiMessageOf(parsed) },
+				itemIndex,
+				`The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`,
+			);
+		}
+
+		if (mayRepeat(endpoint, status, options) && ++transientTries < RETRY_LIMITS.transientTries) {
+			await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+			continue;
+		}
+		const note = status >= 500 ? notRepeatedNote(endpoint, options) : '';
+		throw apiError(this.getNode(), endpoint, { status, apiMessage: apiMessageOf(parsed) }, itemIndex, note);
+	}
+}
+
+/** Page size cap of the listing endpoints (API reference, "Limits"). */
+export const MAX_PAGE_SIZE = 1000;
+
+export interface PageOptions extends Omit<RequestOptions, 'body'> {
+	returnAll: boolean;
+	/** Used when `returnAll` is false. */
+	limit?: number;
+}
+
+/**
+ * Fetch a list with `limit`/`offset`, a thousand at a time, stopping as soon as the asked number
+ * is reached, the total is reached, or a page comes back short.
+ */
+export async function apiList<T = IDataObject>(
+	this: ApiContext,
+	name: EndpointName,
+	options: PageOptions,
+): Promise<T[]> {
+	const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
+	const records: T[] = [];
+	let offset = 0;
+	while (records.length < wanted) {
+		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - records.length);
+		const { payload, total } = await apiRequest.call<ApiContext, [EndpointName, RequestOptions], Promise<ApiAnswer<T[]>>>(
+			this,
+			name,
+			{ ...options, query: { ...options.query, limit: pageSize, offset } },
+		);
+		const page = Array.isArray(payload) ? payload : [];
+		records.push(...page.slice(0, wanted - records.length));
+		offset += page.length;
+		if (page.length < pageSize || (total !== undefined && offset >= total)) break;
+	}
+	return records;
+}

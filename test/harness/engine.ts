@@ -1,0 +1,135 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionError,
+	IConnections,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+
+import { TestCredentialsHelper } from './credentials';
+import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes';
+
+export interface CredentialData {
+	apiKey: string;
+	baseUrl: string;
+}
+
+export const CREDENTIAL_REF = { voiceAgentCrmApi: { id: 'cred-1', name: 'Voice Agent CRM account' } };
+
+/** The execution context n8n gives a run; URLs must be absolute or expressions fail. */
+export function additionalDataFor(
+	credentials: CredentialData,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const base = 'http://localhost:5678';
+	return {
+		credentialsHelper: new TestCredentialsHelper({ voiceAgentCrmApi: { ...credentials } }),
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used by these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used by these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowBase['settings'];
+}
+
+/** Run a whole workflow through n8n-core's WorkflowExecute, from its manual trigger. */
+export async function runWorkflow(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	extraTypes: Record<string, INodeType> = {},
+): Promise<IRun> {
+	const nodeTypes = new TestNodeTypes(extraTypes);
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: json.name ?? 'test',
+		nodes: json.nodes,
+		connections: json.connections,
+		active: false,
+		nodeTypes,
+		settings: json.settings,
+	});
+	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
+	if (!start) throw new Error('the test workflow needs a manual trigger');
+	const workflowData = { id: 'wf-test', name: workflow.name, nodes: json.nodes, connections: json.connections, active: false, settings: {} } as unknown as IWorkflowBase;
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', workflowData);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	const execute = new WorkflowExecute(additionalDataFor(credentials, hooks), 'manual', runExecutionData);
+	return await execute.processRunExecutionData(workflow);
+}
+
+export interface NodeRun {
+	/** Output items of the Voice Agent CRM node (first output). */
+	items: INodeExecutionData[];
+	/** The error the node raised, when it stopped the run. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+export interface RunNodeOptions {
+	credentials: CredentialData;
+	parameters: INodeParameters;
+	/** Input items; without them the node gets the manual trigger's single empty item. */
+	items?: IDataObject[];
+	continueOnFail?: boolean;
+}
+
+/** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const nodes: INode[] = [
+		{ id: 'n1', name: 'Start', type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} },
+	];
+	const connections: IConnections = {};
+	let previous = 'Start';
+	if (options.items) {
+		nodes.push({ id: 'n2', name: 'Items', type: TEST_ITEMS, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(options.items) } });
+		connections.Start = { main: [[{ node: 'Items', type: 'main', index: 0 }]] };
+		previous = 'Items';
+	}
+	nodes.push({
+		id: 'n3',
+		name: 'Voice Agent CRM',
+		type: ACTION_NODE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: options.parameters,
+		credentials: CREDENTIAL_REF,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	});
+	connections[previous] = { main: [[{ node: 'Voice Agent CRM', type: 'main', index: 0 }]] };
+	const run = await runWorkflow({ nodes, connections }, options.credentials);
+	const task = run.data.resultData.runData['Voice Agent CRM']?.[0];
+	return { items: task?.data?.main?.[0] ?? [], error: task?.error ?? run.data.resultData.error, run };
+}
