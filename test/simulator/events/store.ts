@@ -6,8 +6,10 @@ import type { ParsedEvent } from './validateEvent';
 
 export type StoredStatus = StoredEvent['status'];
 
+export type StoredEventFilter = Partial<Pick<StoredEvent, 'status' | 'contact_id' | 'session_id' | 'event_id' | 'event_name' | 'company_id'>>;
+
 /** Events the organization holds (created, pending and unresolved), for tests to inspect. */
-export function storedEvents(org: Organization, filter: Partial<Pick<StoredEvent, 'status' | 'contact_id' | 'session_id' | 'event_id'>> = {}): StoredEvent[] {
+export function storedEvents(org: Organization, filter: StoredEventFilter = {}): StoredEvent[] {
 	return org.events.filter((event) =>
 		Object.entries(filter).every(([key, value]) => event[key as keyof StoredEvent] === value),
 	);
