@@ -198,8 +198,9 @@ interface Sent {
 
 /**
  * Hand a message to the provider and, unless `save_message` is false, store it in the thread.
- * Without `save_message` nothing is stored and `message_id` is null; a template still records
- * the window it opens on the conversation's thread (created if there is none).
+ * With `save_message: false` no message is stored and `message_id` is null; a template still
+ * records the window it opens on the conversation's thread (created if there is none), because
+ * the window is the conversation's state, not the message's.
  */
 function sendOutbound(req: SimRequest, conversation: Conversation, outbound: Outbound): Sent {
 	const now = req.sim.clock.now();
