@@ -130,7 +130,7 @@ describe('Agents', () => {
 		});
 
 		it('400 for a limit outside 1 to 1000 or a negative offset', async () => {
-			for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'ten' }]) {
+			for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'ten' }] as Array<Record<string, string | number>>) {
 				const res = await api(sim, 'GET', '/v1/agents', { query });
 				expect(res.status).toBe(400);
 				expect(res.body).toEqual(anError);
