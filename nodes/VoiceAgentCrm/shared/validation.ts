@@ -28,6 +28,27 @@ export const HTTP_URL = z
 	.trim()
 	.regex(/^https?:\/\/\S+$/i, 'must be a URL starting with http:// or https://');
 
+/** A numeric string from an expression ("1.5") read as the number it spells; anything else as is. */
+function numericStringAsNumber(value: unknown): unknown {
+	return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+/**
+ * A number between optional bounds (inclusive), with one message that states the whole rule,
+ * e.g. `numberWithin(0.5, 2, 'must be a number from 0.5 to 2')`.
+ */
+export function numberWithin(min: number | undefined, max: number | undefined, expected: string) {
+	return z.preprocess(
+		numericStringAsNumber,
+		z
+			.number({ invalid_type_error: expected, required_error: expected })
+			.finite(expected)
+			.refine((n) => (min === undefined || n >= min) && (max === undefined || n <= max), expected),
+	);
+}
+
+export const NUMBER = numberWithin(undefined, undefined, 'must be a number');
+
 export function isTimeZone(zone: string): boolean {
 	try {
 		new Intl.DateTimeFormat('en-US', { timeZone: zone });
@@ -77,3 +98,8 @@ export function failItem(context: IExecuteFunctions, itemIndex: number, problems
 		description: problems.length > 1 ? `All problems in item ${itemIndex}:\n- ${problems.join('\n- ')}` : undefined,
 	});
 }
+
+export const EMAIL = z
+	.string()
+	.trim()
+	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
