@@ -103,3 +103,8 @@ export const EMAIL = z
 	.string()
 	.trim()
 	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
+
+export const EMAIL = z
+	.string()
+	.trim()
+	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
