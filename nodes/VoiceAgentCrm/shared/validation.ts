@@ -103,8 +103,3 @@ export const EMAIL = z
 	.string()
 	.trim()
 	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
-
-export const EMAIL = z
-	.string()
-	.trim()
-	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
