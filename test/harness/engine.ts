@@ -1,6 +1,7 @@
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ExecutionError,
+	IBinaryKeyData,
 	IConnections,
 	IDataObject,
 	INode,
@@ -103,6 +104,8 @@ export interface RunNodeOptions {
 	parameters: INodeParameters;
 	/** Input items; without them the node gets the manual trigger's single empty item. */
 	items?: IDataObject[];
+	/** Binary data of the input items, by index (`null` for an item without); needs `items`. */
+	binary?: Array<IBinaryKeyData | null>;
 	continueOnFail?: boolean;
 }
 
@@ -114,7 +117,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const connections: IConnections = {};
 	let previous = 'Start';
 	if (options.items) {
-		nodes.push({ id: 'n2', name: 'Items', type: TEST_ITEMS, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(options.items) } });
+		nodes.push({ id: 'n2', name: 'Items', type: TEST_ITEMS, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(options.items), binary: JSON.stringify(options.binary ?? []) } });
 		connections.Start = { main: [[{ node: 'Items', type: 'main', index: 0 }]] };
 		previous = 'Items';
 	}

@@ -1,4 +1,5 @@
 import type {
+	IBinaryKeyData,
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -35,7 +36,10 @@ class ManualTrigger implements INodeType {
 	}
 }
 
-/** Test source of items: the `items` parameter (a JSON array) becomes the output items. */
+/**
+ * Test source of items: the `items` parameter (a JSON array) becomes the output items; the
+ * optional `binary` parameter (a JSON array, by item index) gives items their binary data.
+ */
 class TestItems implements INodeType {
 	description = {
 		displayName: 'Test Items',
@@ -46,13 +50,18 @@ class TestItems implements INodeType {
 		defaults: { name: 'Items' },
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+		properties: [
+			{ displayName: 'Items', name: 'items', type: 'json', default: '[]' },
+			{ displayName: 'Binary', name: 'binary', type: 'json', default: '[]' },
+		],
 	} as INodeType['description'];
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
 		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
-		return [list.map((json) => ({ json, pairedItem: { item: 0 } }))];
+		const rawBinary = this.getNodeParameter('binary', 0, '[]') as string | unknown[];
+		const binary = (typeof rawBinary === 'string' ? JSON.parse(rawBinary) : rawBinary) as Array<IBinaryKeyData | null>;
+		return [list.map((json, index) => ({ json, ...(binary[index] && { binary: binary[index] }), pairedItem: { item: 0 } }))];
 	}
 }
 
