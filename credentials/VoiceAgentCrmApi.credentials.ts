@@ -61,5 +61,21 @@ export class VoiceAgentCrmApi implements ICredentialType {
 			url: '/v1/agents/voices',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message: 'The API key was refused (401). Copy it again from the dashboard\'s API settings.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'The Base URL does not point at the API (404). Use the address of the service, e.g. https://api.example.com.',
+				},
+			},
+		],
 	};
 }

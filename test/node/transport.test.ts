@@ -1,0 +1,79 @@
+import { startSimulator, type Simulator } from '../simulator';
+import { runNode } from '../harness/engine';
+import { budgetsOf, observeRateHeaders, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
+
+const listVoices = { resource: 'agent', operation: 'listVoices' };
+
+describe('transport: rate limits, errors and the API key', () => {
+	let sim: Simulator;
+	afterEach(() => sim.stop());
+
+	it('waits out a 429 with Retry-After and the item succeeds', async () => {
+		sim = await startSimulator();
+		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 429, retryAfter: 1, body: { statusCode: 429, message: 'Too many requests' } } });
+		const { items, error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		expect(error).toBeUndefined();
+		expect(items.length).toBeGreaterThan(0);
+		const sent = sim.requestsTo('GET', '/v1/agents/voices');
+		expect(sent.map((r) => r.status)).toEqual([429, 200]);
+		expect(sent[1].at - sent[0].at).toBeGreaterThanOrEqual(1000);
+	});
+
+	it('paces on X-RateLimit-Remaining: a budget at 0 waits for the reset instead of drawing a 429', async () => {
+		sim = await startSimulator({ windowMs: 1500, fractionalSeconds: true, limits: { org: 2 } });
+		const { items, error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+			items: [{}, {}, {}, {}, {}],
+		});
+		expect(error).toBeUndefined();
+		expect(new Set(items.map((i) => (i.pairedItem as { item: number }).item))).toEqual(new Set([0, 1, 2, 3, 4]));
+		const statuses = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.status);
+		expect(statuses).toEqual([200, 200, 200, 200, 200]);
+	});
+
+	it('paces on the -heavy twin of the listing endpoints only for requests that draw on it', async () => {
+		sim = await startSimulator();
+		const context = {};
+		observeRateHeaders(context, 'org', { 'x-ratelimit-remaining-heavy': '0', 'x-ratelimit-reset-heavy': '0.3' });
+		const started = Date.now();
+		await waitForBudgets(context, budgetsOf('org', false));
+		expect(Date.now() - started).toBeLessThan(250);
+		await waitForBudgets(context, budgetsOf('listing', false));
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+	});
+
+	it('fails clearly, naming the budget, when 429s do not stop', async () => {
+		sim = await startSimulator();
+		sim.faults.inject({ path: '/v1/agents/voices', times: 20, fault: { status: 429, retryAfter: 0, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0' } } });
+		const { error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		expect(error?.message).toMatch(/rate limit/i);
+		expect(error?.description).toMatch(/organization budget/);
+		expect(sim.requestsTo('GET', '/v1/agents/voices').length).toBe(6);
+	});
+
+	it('a 401 tells the user to check the API key and never contains the key', async () => {
+		sim = await startSimulator();
+		const wrongKey = 'vak_this_key_is_wrong_123456';
+		const failed = await runNode({ credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		expect(failed.error?.message).toMatch(/Check the API key/);
+		const continued = await runNode({
+			credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+			continueOnFail: true,
+		});
+		expect(continued.items).toHaveLength(1);
+		expect(continued.items[0].json.error).toMatch(/Check the API key/);
+		expect(continued.items[0].json.httpCode).toBe('401');
+		for (const text of [JSON.stringify(failed.error), failed.error?.message, failed.error?.description, JSON.stringify(continued.items)]) {
+			expect(text ?? '').not.toContain(wrongKey);
+		}
+	});
+
+	it('an HTML page instead of the API gives a clear error, not a crash', async () => {
+		sim = await startSimulator();
+		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 200, rawBody: '<html><body>Welcome</body></html>' } });
+		const { error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		expect(error?.message).toMatch(/not JSON.*wrong Base URL/);
+	});
+});
