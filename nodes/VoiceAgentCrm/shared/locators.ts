@@ -15,6 +15,8 @@ interface LocatorSpec {
 	/** Regex the ID mode checks in the editor; none for ids that are not UUIDs. */
 	idPattern?: string;
 	idLabel?: string;
+	/** False where the thing is an optional filter (the trigger's agent and channel). */
+	required?: boolean;
 }
 
 function locator(spec: LocatorSpec): INodeProperties {
@@ -23,7 +25,7 @@ function locator(spec: LocatorSpec): INodeProperties {
 		name: spec.name,
 		type: 'resourceLocator',
 		default: { mode: 'list', value: '' },
-		required: true,
+		required: spec.required ?? true,
 		description: spec.description,
 		modes: [
 			{
@@ -45,8 +47,9 @@ function locator(spec: LocatorSpec): INodeProperties {
 	};
 }
 
-export const agentLocator = (name = 'agentId', displayName = 'Agent'): INodeProperties =>
+export const agentLocator = (name = 'agentId', displayName = 'Agent', required = true): INodeProperties =>
 	locator({
+		required,
 		displayName,
 		name,
 		searchListMethod: 'searchAgents',
@@ -65,8 +68,9 @@ export const contactLocator = (name = 'contactId', displayName = 'Contact'): INo
 		idPattern: UUID_PATTERN,
 	});
 
-export const channelLocator = (name = 'channelId', displayName = 'Channel'): INodeProperties =>
+export const channelLocator = (name = 'channelId', displayName = 'Channel', required = true): INodeProperties =>
 	locator({
+		required,
 		displayName,
 		name,
 		searchListMethod: 'searchChannels',
