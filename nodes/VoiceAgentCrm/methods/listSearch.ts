@@ -90,3 +90,20 @@ export async function searchPhoneNumberIds(this: ILoadOptionsFunctions, filter?:
 	}));
 	return { results };
 }
+
+export async function searchTags(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	// the tags list is not paginated (inferred endpoint): one request, filtered here
+	const { payload } = await apiRequest.call(this, 'listTags', {});
+	const results = ((Array.isArray(payload) ? payload : []) as IDataObject[])
+		.filter((t) => matches(filter, t.name, t.label, t.id))
+		.map((t) => ({ name: `${(t.label as string) || (t.name as string)} (${t.color as string})`, value: t.id as string }));
+	return { results };
+}
+
+export async function searchTasks(this: ILoadOptionsFunctions, filter?: string, token?: string): Promise<INodeListSearchResult> {
+	const { records, offset, total } = await page(this, 'listTasks', {}, token);
+	const results = records
+		.filter((t) => matches(filter, t.brief, t.status, t.id))
+		.map((t) => ({ name: `${t.brief as string} (${t.status as string}, ${t.priority as string})`, value: t.id as string }));
+	return { results, paginationToken: nextToken(offset, records.length, total) };
+}

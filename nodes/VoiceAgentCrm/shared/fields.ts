@@ -1,4 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { validateItem } from './validation';
 
 /** Return All / Limit, the pair every list operation offers. */
 export const returnAllFields: INodeProperties[] = [
@@ -20,8 +23,14 @@ export const returnAllFields: INodeProperties[] = [
 	},
 ];
 
+const LIMIT = z.object({
+	limit: z.number({ invalid_type_error: 'must be a whole number of 1 or more' }).int('must be a whole number of 1 or more').min(1, 'must be a whole number of 1 or more'),
+});
+
+/** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
 export function listOptionsOf(context: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = returnAll ? Infinity : (context.getNodeParameter('limit', itemIndex, 50) as number);
+	if (returnAll) return { returnAll, limit: Infinity };
+	const { limit } = validateItem(context, LIMIT, { limit: context.getNodeParameter('limit', itemIndex, 50) }, itemIndex, { limit: 'Limit' });
 	return { returnAll, limit };
 }

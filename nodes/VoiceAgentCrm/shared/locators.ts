@@ -109,3 +109,22 @@ export const fromNumberIdLocator = (name = 'fromNumberId', displayName = 'From N
 		placeholder: 'e.g. 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
 		idPattern: UUID_PATTERN,
 	});
+
+export const tagLocator = (name = 'tagId', displayName = 'Tag'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchTags',
+		description: 'The tag. Pick it from the list or give its ID (e.g. tag-…).',
+		placeholder: 'e.g. tag-3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
+	});
+
+export const taskLocator = (name = 'taskId', displayName = 'Task'): INodeProperties =>
+	locator({
+		displayName,
+		name,
+		searchListMethod: 'searchTasks',
+		description: 'The task. Pick it from the list or give its ID (a UUID).',
+		placeholder: 'e.g. 5d4a4e7b-9c1d-4a6f-8e9b-0c3d3f2b8c1e',
+		idPattern: UUID_PATTERN,
+	});
