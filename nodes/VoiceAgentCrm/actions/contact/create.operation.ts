@@ -1,0 +1,33 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, createContactFields } from '../../shared/contactFields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { validateItem } from '../../shared/validation';
+import { apiRequest } from '../../transport/request';
+
+export const createContact: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a contact',
+		description:
+			'Create a contact from its phone number (E.164) and optional name, email, country, notes and custom fields. Fails if another contact has the same phone number. (inferred endpoint)',
+	},
+	fields: createContactFields,
+	execute: perItem(async function (itemIndex) {
+		const input = contactInput({
+			phoneNumber: this.getNodeParameter('phoneNumber', itemIndex),
+			...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+		});
+		const fields = validateItem(
+			this,
+			contactFieldsSchema.required({ phoneNumber: true }),
+			input,
+			itemIndex,
+			CONTACT_FIELD_LABELS,
+		);
+		const { payload } = await apiRequest.call(this, 'createContact', { body: contactBody(fields), itemIndex });
+		return payload as IDataObject;
+	}),
+};

@@ -1,0 +1,21 @@
+import { contactLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { booleanResult } from '../../shared/results';
+import { apiRequest } from '../../transport/request';
+import { contactIdOf } from './contactId';
+
+export const deleteContact: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a contact',
+		description: 'Delete a contact for good, with its tags and comments. Outputs {success, ID} of the deleted contact.',
+	},
+	fields: [contactLocator()],
+	execute: perItem(async function (itemIndex) {
+		const contactId = contactIdOf(this, itemIndex);
+		const { payload } = await apiRequest.call(this, 'deleteContact', { params: { contactId }, itemIndex });
+		return booleanResult(payload, contactId);
+	}),
+};

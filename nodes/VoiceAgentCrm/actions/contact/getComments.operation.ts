@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { contactLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+import { contactIdOf } from './contactId';
+
+export const getContactComments: Operation = {
+	option: {
+		name: 'Get Comments',
+		value: 'getComments',
+		action: 'Get the comments of a contact',
+		description:
+			'List the comments on a contact, one item per comment (ID, content, author, creation time) (inferred endpoint)',
+	},
+	fields: [contactLocator()],
+	execute: perItem(async function (itemIndex) {
+		const contactId = contactIdOf(this, itemIndex);
+		const { payload } = await apiRequest.call(this, 'listContactComments', { params: { contactId }, itemIndex });
+		return payload as IDataObject[];
+	}),
+};

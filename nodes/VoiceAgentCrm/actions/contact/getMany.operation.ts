@@ -1,0 +1,66 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiList } from '../../transport/request';
+
+/** Filter parameter → the API's query parameter; each is a partial, case-insensitive match. */
+const FILTER_QUERY = { fullName: 'full_name', email: 'email', phoneNumber: 'phone_number' } as const;
+
+export const getManyContacts: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many contacts',
+		description:
+			'List the contacts of the organization, optionally filtered by part of their name, email or phone number. Listing has its own budget of 20 requests per minute; the node fetches up to 1,000 contacts per request and waits when the budget runs out.',
+	},
+	fields: [
+		...returnAllFields,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			description: 'Only return contacts whose fields contain these texts (partial match)',
+			options: [
+				{
+					displayName: 'Email',
+					name: 'email',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. @example.com',
+					description: 'Part of the email address, e.g. @example.com for everyone at that domain',
+				},
+				{
+					displayName: 'Full Name',
+					name: 'fullName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. García',
+					description: 'Part of the full name, e.g. García',
+				},
+				{
+					displayName: 'Phone Number',
+					name: 'phoneNumber',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. +3460',
+					description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
+				},
+			],
+		},
+	],
+	execute: perItem(async function (itemIndex) {
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const query: IDataObject = {};
+		for (const [parameter, name] of Object.entries(FILTER_QUERY)) {
+			const value = String(filters[parameter] ?? '').trim();
+			if (value) query[name] = value;
+		}
+		const records = await apiList.call(this, 'listContacts', { query, ...listOptionsOf(this, itemIndex), itemIndex });
+		return records as IDataObject[];
+	}),
+};

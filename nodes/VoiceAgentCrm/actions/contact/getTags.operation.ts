@@ -1,0 +1,22 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { contactLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+import { contactIdOf } from './contactId';
+
+export const getContactTags: Operation = {
+	option: {
+		name: 'Get Tags',
+		value: 'getTags',
+		action: 'Get the tags of a contact',
+		description: 'List the tags attached to a contact, one item per tag (ID, name, color, label)',
+	},
+	fields: [contactLocator()],
+	execute: perItem(async function (itemIndex) {
+		const contactId = contactIdOf(this, itemIndex);
+		const { payload } = await apiRequest.call(this, 'listContactTags', { params: { contactId }, itemIndex });
+		return payload as IDataObject[];
+	}),
+};

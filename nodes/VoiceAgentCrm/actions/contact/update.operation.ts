@@ -1,0 +1,31 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, updateContactFields } from '../../shared/contactFields';
+import { contactLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { failItem, validateItem } from '../../shared/validation';
+import { apiRequest } from '../../transport/request';
+import { contactIdOf } from './contactId';
+
+export const updateContact: Operation = {
+	option: {
+		name: 'Update',
+		value: 'update',
+		action: 'Update a contact',
+		description:
+			'Change the fields you add of an existing contact; the others keep their value. Fails if the new phone number belongs to another contact.',
+	},
+	fields: [contactLocator(), ...updateContactFields],
+	execute: perItem(async function (itemIndex) {
+		const contactId = contactIdOf(this, itemIndex);
+		const input = contactInput(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
+		const fields = validateItem(this, contactFieldsSchema, input, itemIndex, CONTACT_FIELD_LABELS);
+		const body = contactBody(fields);
+		if (!Object.keys(body).length) {
+			failItem(this, itemIndex, ['Update Fields: add at least one field to change']);
+		}
+		const { payload } = await apiRequest.call(this, 'updateContact', { params: { contactId }, body, itemIndex });
+		return payload as IDataObject;
+	}),
+};

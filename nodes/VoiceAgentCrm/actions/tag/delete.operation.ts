@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+import { tagLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { booleanResult } from '../../shared/results';
+import { NON_EMPTY, validateItem } from '../../shared/validation';
+import { apiRequest } from '../../transport/request';
+
+export const deleteTag: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a tag',
+		description: 'Delete a tag for good and remove it from every contact. Outputs {success, ID} of the deleted tag.',
+	},
+	fields: [tagLocator()],
+	execute: perItem(async function (itemIndex) {
+		const raw = this.getNodeParameter('tagId', itemIndex, '', { extractValue: true });
+		const { tagId } = validateItem(this, z.object({ tagId: NON_EMPTY }), { tagId: raw }, itemIndex, { tagId: 'Tag' });
+		const { payload } = await apiRequest.call(this, 'deleteTag', { params: { tagId }, itemIndex });
+		return booleanResult(payload, tagId);
+	}),
+};

@@ -1,0 +1,22 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const getManyTags: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getAll',
+		action: 'Get many tags',
+		description: 'List the tags of the organization, one item per tag (ID, name, color, label) (inferred endpoint)',
+	},
+	fields: returnAllFields,
+	execute: perItem(async function (itemIndex) {
+		const { limit } = listOptionsOf(this, itemIndex);
+		// the tags list takes no limit/offset (inferred endpoint): one request, cut to the limit here
+		const { payload } = await apiRequest.call(this, 'listTags', { itemIndex });
+		return ((Array.isArray(payload) ? payload : []) as IDataObject[]).slice(0, limit);
+	}),
+};

@@ -1,0 +1,17 @@
+import type { Resource } from '../../shared/operation';
+import { createTag } from './create.operation';
+import { deleteTag } from './delete.operation';
+import { getManyTags } from './getMany.operation';
+
+export const tag: Resource = {
+	option: { name: 'Tag', value: 'tag', description: 'Colored labels the organization puts on contacts' },
+	selector: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [],
+		default: 'getAll',
+	},
+	operations: [createTag, deleteTag, getManyTags],
+};
