@@ -5,6 +5,7 @@ import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workf
 import { VoiceAgentCrmApi } from '../../credentials/VoiceAgentCrmApi.credentials';
 import { additionalDataFor, type CredentialData } from './engine';
 import { TestNodeTypes } from './nodeTypes';
+import { assertNoSecret, registerSecret } from './secrets';
 
 /**
  * "Test credential" as the n8n editor runs it: the credential's test request becomes the routing
@@ -12,6 +13,13 @@ import { TestNodeTypes } from './nodeTypes';
  * failure maps to the credential's rules, else to the HTTP status message.
  */
 export async function testCredential(data: CredentialData): Promise<INodeCredentialTestResult> {
+	registerSecret(data.apiKey);
+	const result = await runCredentialTest(data);
+	assertNoSecret('The credential test result', result);
+	return result;
+}
+
+async function runCredentialTest(data: CredentialData): Promise<INodeCredentialTestResult> {
 	const credential = new VoiceAgentCrmApi();
 	const testRequest = credential.test as ICredentialTestRequest;
 	const probe: INodeType = {

@@ -15,6 +15,7 @@ import type {
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import { TestCredentialsHelper } from './credentials';
+import { assertNoSecret, registerSecret } from './secrets';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes';
 
 export interface CredentialData {
@@ -87,8 +88,11 @@ export async function runWorkflow(
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
+	registerSecret(credentials.apiKey);
 	const execute = new WorkflowExecute(additionalDataFor(credentials, hooks), 'manual', runExecutionData);
-	return await execute.processRunExecutionData(workflow);
+	const run = await execute.processRunExecutionData(workflow);
+	assertNoSecret('The run (output items, errors)', run.data.resultData);
+	return run;
 }
 
 export interface NodeRun {
