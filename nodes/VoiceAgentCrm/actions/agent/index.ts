@@ -1,5 +1,9 @@
 import type { Resource } from '../../shared/operation';
+import { create } from './create.operation';
+import { get } from './get.operation';
+import { getMany } from './getMany.operation';
 import { listVoices } from './listVoices.operation';
+import { update } from './update.operation';
 
 export const agent: Resource = {
 	option: { name: 'Agent', value: 'agent', description: 'Voice AI agents and the voices they speak with' },
@@ -9,7 +13,7 @@ export const agent: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'listVoices',
+		default: 'get',
 	},
-	operations: [listVoices],
+	operations: [create, get, getMany, listVoices, update],
 };

@@ -1,0 +1,21 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { agentCreateBody, agentCreateFields } from '../../shared/agentFields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const create: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create an agent',
+		description: 'Create a voice AI agent and publish its first version. It needs a name, a voice and a time zone.',
+	},
+	fields: agentCreateFields,
+	execute: perItem(async function (itemIndex) {
+		const body = agentCreateBody(this, itemIndex);
+		const { payload } = await apiRequest.call(this, 'createAgent', { body, itemIndex });
+		return payload as IDataObject;
+	}),
+};

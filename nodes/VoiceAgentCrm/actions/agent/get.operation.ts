@@ -1,0 +1,22 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { agentLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { uuidParameter } from '../../shared/ids';
+import { apiRequest } from '../../transport/request';
+
+export const get: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get an agent',
+		description: 'Get the published configuration of a voice AI agent: voice, language, prompt, tools and analysis fields',
+	},
+	fields: [agentLocator()],
+	execute: perItem(async function (itemIndex) {
+		const agentId = uuidParameter(this, itemIndex, 'agentId', 'Agent');
+		const { payload } = await apiRequest.call(this, 'getAgent', { params: { agentId }, itemIndex });
+		return payload as IDataObject;
+	}),
+};

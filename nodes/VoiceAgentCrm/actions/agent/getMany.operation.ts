@@ -1,0 +1,19 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiList } from '../../transport/request';
+
+export const getMany: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many agents',
+		description: 'List the voice AI agents of the organization, one item per agent (inferred endpoint)',
+	},
+	fields: returnAllFields,
+	execute: perItem(async function (itemIndex) {
+		return (await apiList.call(this, 'listAgents', { ...listOptionsOf(this, itemIndex), itemIndex })) as IDataObject[];
+	}),
+};

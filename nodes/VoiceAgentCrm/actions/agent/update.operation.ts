@@ -1,0 +1,25 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { agentUpdateBody, agentUpdateCollection } from '../../shared/agentFields';
+import { uuidParameter } from '../../shared/ids';
+import { agentLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const update: Operation = {
+	option: {
+		name: 'Update',
+		value: 'update',
+		action: 'Update an agent',
+		description:
+			'Change settings of a voice AI agent; the settings not given keep their values. Saving publishes a new version of the agent (inferred endpoint).',
+	},
+	fields: [agentLocator(), agentUpdateCollection],
+	execute: perItem(async function (itemIndex) {
+		const agentId = uuidParameter(this, itemIndex, 'agentId', 'Agent');
+		const body = agentUpdateBody(this, itemIndex);
+		const { payload } = await apiRequest.call(this, 'updateAgent', { params: { agentId }, body, itemIndex });
+		return payload as IDataObject;
+	}),
+};
