@@ -1,9 +1,12 @@
 import type { Resource } from '../shared/operation';
 import { agent } from './agent';
+import { channel } from './channel';
 import { comment } from './comment';
 import { contact } from './contact';
+import { message } from './message';
 import { tag } from './tag';
 import { task } from './task';
+import { thread } from './thread';
 
 /** Every resource of the node, in the order the resource list shows them. */
-export const RESOURCES: Resource[] = [agent, comment, contact, tag, task];
+export const RESOURCES: Resource[] = [agent, comment, contact, tag, task, channel, thread, message];

@@ -1,0 +1,15 @@
+import type { Resource } from '../../shared/operation';
+import { getMany } from './getMany.operation';
+
+export const channel: Resource = {
+	option: { name: 'Channel', value: 'channel', description: 'Messaging channels, such as a WhatsApp Business number' },
+	selector: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [],
+		default: 'getMany',
+	},
+	operations: [getMany],
+};

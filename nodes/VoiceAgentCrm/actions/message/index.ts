@@ -1,0 +1,15 @@
+import type { Resource } from '../../shared/operation';
+import { get } from './get.operation';
+
+export const message: Resource = {
+	option: { name: 'Message', value: 'message', description: 'Messages of conversation threads' },
+	selector: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [],
+		default: 'get',
+	},
+	operations: [get],
+};

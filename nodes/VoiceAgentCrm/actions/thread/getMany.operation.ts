@@ -1,0 +1,62 @@
+import type { IDataObject } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { channelLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { validateItem } from '../../shared/validation';
+import { apiList } from '../../transport/request';
+
+const filtersSchema = z.object({
+	status: z.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) }).optional(),
+	channel_id: z.string().trim().optional(),
+});
+
+export const getMany: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many threads',
+		description:
+			'List conversation threads, most recently updated first, optionally by status and channel (inferred endpoint)',
+	},
+	fields: [
+		...returnAllFields,
+		{
+			displayName: 'Filters',
+			name: 'filters',
+			type: 'collection',
+			placeholder: 'Add Filter',
+			default: {},
+			options: [
+				{
+					...channelLocator('channelId', 'Channel', false),
+					description: 'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+				},
+				{
+					displayName: 'Status',
+					name: 'status',
+					type: 'options',
+					options: [
+						{ name: 'Closed', value: 'closed' },
+						{ name: 'Open', value: 'open' },
+					],
+					default: 'open',
+					description: 'Only threads with this status',
+				},
+			],
+		},
+	],
+	execute: perItem(async function (itemIndex) {
+		const input = {
+			status: (this.getNodeParameter('filters.status', itemIndex, '') as string) || undefined,
+			channel_id: (this.getNodeParameter('filters.channelId', itemIndex, '', { extractValue: true }) as string) || undefined,
+		};
+		const filters = validateItem(this, filtersSchema, input, itemIndex, { status: 'Status', channel_id: 'Channel' });
+		const query: IDataObject = Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
+		const { returnAll, limit } = listOptionsOf(this, itemIndex);
+		const records = await apiList.call(this, 'listThreads', { query, returnAll, limit, itemIndex });
+		return records as IDataObject[];
+	}),
+};

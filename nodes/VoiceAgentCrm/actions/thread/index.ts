@@ -1,0 +1,16 @@
+import type { Resource } from '../../shared/operation';
+import { getMany } from './getMany.operation';
+import { update } from './update.operation';
+
+export const thread: Resource = {
+	option: { name: 'Thread', value: 'thread', description: 'Conversation threads between a channel and a contact' },
+	selector: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [],
+		default: 'update',
+	},
+	operations: [getMany, update],
+};
