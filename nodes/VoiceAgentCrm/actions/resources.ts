@@ -7,6 +7,7 @@ import { message } from './message';
 import { tag } from './tag';
 import { task } from './task';
 import { thread } from './thread';
+import { whatsapp } from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
-export const RESOURCES: Resource[] = [agent, comment, contact, tag, task, channel, thread, message];
+export const RESOURCES: Resource[] = [agent, comment, contact, tag, task, channel, thread, message, whatsapp];

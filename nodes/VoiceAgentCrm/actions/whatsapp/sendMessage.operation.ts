@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from '../../shared/messagingFields';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { validateItem } from '../../shared/validation';
+import { wabaSend } from './send';
+
+// sent as written: leading spaces and line breaks are part of the message
+const messageSchema = z.object({ content: z.string().refine((text) => text.trim() !== '', 'must not be empty') });
+
+export const sendMessage: Operation = {
+	option: {
+		name: 'Send Message',
+		value: 'sendMessage',
+		action: 'Send a WhatsApp text message',
+		description:
+			'Send a free-form text message to a contact on WhatsApp. Only works inside an open 24-hour window (the contact wrote in the last 24 hours, or a template was sent); otherwise send a template first (inferred endpoint).',
+	},
+	fields: [
+		...wabaRecipientFields,
+		{
+			displayName: 'Message Text',
+			name: 'content',
+			type: 'string',
+			typeOptions: { rows: 4 },
+			required: true,
+			default: '',
+			placeholder: 'e.g. Hi María, your order has shipped.',
+			description: 'The text to send',
+		},
+		wabaSendOptions,
+	],
+	execute: perItem(async function (itemIndex) {
+		const recipient = wabaRecipientOf(this, itemIndex);
+		const input = { content: this.getNodeParameter('content', itemIndex, '') };
+		const { content } = validateItem(this, messageSchema, input, itemIndex, { content: 'Message Text' });
+		return await wabaSend.call(this, 'sendMessage', wabaSendBody(recipient, { content }), itemIndex);
+	}),
+};
