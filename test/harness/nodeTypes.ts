@@ -10,6 +10,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
+import { VoiceAgentCrmTrigger } from '../../nodes/VoiceAgentCrmTrigger/VoiceAgentCrmTrigger.node';
 
 export const PACKAGE = 'n8n-nodes-voice-agent-crm';
 export const ACTION_NODE = `${PACKAGE}.voiceAgentCrm`;
@@ -71,6 +72,7 @@ export class TestNodeTypes implements INodeTypes {
 	constructor(extra: Record<string, INodeType> = {}) {
 		this.types = {
 			[ACTION_NODE]: new VoiceAgentCrm(),
+			[TRIGGER_NODE]: new VoiceAgentCrmTrigger(),
 			[MANUAL_TRIGGER]: new ManualTrigger(),
 			[TEST_ITEMS]: new TestItems(),
 			...extra,

@@ -1,0 +1,60 @@
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+
+import type { EndpointName } from '../VoiceAgentCrm/transport/endpoints';
+import { apiRequest, MAX_PAGE_SIZE } from '../VoiceAgentCrm/transport/request';
+
+/**
+ * First page of a poll: big enough that a quiet minute (and 100 new records) fits in one request,
+ * small enough that an idle poll does not download a thousand records.
+ */
+export const FIRST_PAGE_SIZE = 250;
+
+/** Milliseconds of an ISO timestamp; 0 when absent or unreadable, so such a record sorts as oldest. */
+export function msOf(value: unknown): number {
+	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
+	return Number.isFinite(ms) ? ms : 0;
+}
+
+export interface Scan {
+	/** Records read, newest first, each id once (its first, i.e. newest, appearance). */
+	records: IDataObject[];
+	/** Requests the scan took. */
+	pages: number;
+}
+
+/**
+ * Read a list sorted newest first (calls by `created_at`, threads by `updated_at`) from the top down
+ * until a record older than `floor` has been read, the list ends, or `maxRecords` are read.
+ *
+ * The lists only ever grow at the top (a call is created, a thread is updated and moves up), so a
+ * page read after a change has shifted down, never up: a record can show up twice (kept once) but
+ * none is skipped. Records at exactly `floor` are read, so ties at the boundary are never lost.
+ */
+export async function scanNewestFirst(
+	context: IPollFunctions,
+	endpoint: EndpointName,
+	query: IDataObject,
+	timeOf: (record: IDataObject) => number,
+	floor: number,
+	maxRecords = Infinity,
+): Promise<Scan> {
+	const byId = new Map<string, IDataObject>();
+	let offset = 0;
+	let pages = 0;
+	let pageSize = FIRST_PAGE_SIZE;
+	for (;;) {
+		const { payload, total } = await apiRequest.call(context, endpoint, { query: { ...query, limit: pageSize, offset } });
+		pages++;
+		const page = (Array.isArray(payload) ? payload : []) as IDataObject[];
+		for (const record of page) {
+			const id = String(record.id);
+			if (!byId.has(id)) byId.set(id, record);
+		}
+		offset += page.length;
+		const last = page[page.length - 1];
+		const listEnded = page.length < pageSize || (total !== undefined && offset >= total);
+		if (listEnded || timeOf(last) < floor || byId.size >= maxRecords) break;
+		pageSize = MAX_PAGE_SIZE;
+	}
+	return { records: [...byId.values()], pages };
+}
