@@ -6,27 +6,25 @@ import { z } from 'zod';
  * Rules the API reference fixes, checked before any request is sent. These are the node's own
  * reading of the reference; the simulator has its own, so a test feeding both catches a misreading.
  */
-export const UUID = z
-	.string()
-	.trim()
-	.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d');
 
-export const E164 = z
-	.string()
-	.trim()
-	.regex(/^\+[1-9]\d{7,14}$/, 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123');
+/** A text rule whose message is the same whether the value is wrong text or not text at all (a number from an expression). */
+function text(expected: string) {
+	return z.string({ invalid_type_error: expected, required_error: expected }).trim();
+}
 
-export const IANA_ZONE = z
-	.string()
-	.trim()
-	.refine(isTimeZone, 'must be an IANA time zone, like Europe/Madrid or America/New_York');
+const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
+export const UUID = text(UUID_EXPECTED).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, UUID_EXPECTED);
 
-export const NON_EMPTY = z.string().trim().min(1, 'must not be empty');
+const E164_EXPECTED = 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
+export const E164 = text(E164_EXPECTED).regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED);
 
-export const HTTP_URL = z
-	.string()
-	.trim()
-	.regex(/^https?:\/\/\S+$/i, 'must be a URL starting with http:// or https://');
+const ZONE_EXPECTED = 'must be an IANA time zone, like Europe/Madrid or America/New_York';
+export const IANA_ZONE = text(ZONE_EXPECTED).refine(isTimeZone, ZONE_EXPECTED);
+
+export const NON_EMPTY = text('must be text, not empty').min(1, 'must not be empty');
+
+const URL_EXPECTED = 'must be a URL starting with http:// or https://';
+export const HTTP_URL = text(URL_EXPECTED).regex(/^https?:\/\/\S+$/i, URL_EXPECTED);
 
 /** A numeric string from an expression ("1.5") read as the number it spells; anything else as is. */
 function numericStringAsNumber(value: unknown): unknown {
@@ -99,7 +97,5 @@ export function failItem(context: IExecuteFunctions, itemIndex: number, problems
 	});
 }
 
-export const EMAIL = z
-	.string()
-	.trim()
-	.regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, 'must be an email address, like ana@example.com');
+const EMAIL_EXPECTED = 'must be an email address, like ana@example.com';
+export const EMAIL = text(EMAIL_EXPECTED).regex(/^[^@\s]+@[^@\s]+\.[^@\s]+$/, EMAIL_EXPECTED);
