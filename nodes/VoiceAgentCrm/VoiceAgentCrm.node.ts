@@ -28,7 +28,7 @@ export class VoiceAgentCrm implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: RESOURCES.map((r) => r.option),
-				default: 'agent',
+				default: 'call',
 			},
 			...RESOURCES.flatMap(resourceProperties),
 		],

@@ -1,5 +1,6 @@
 import type { Resource } from '../shared/operation';
 import { agent } from './agent';
+import { call } from './call';
 import { channel } from './channel';
 import { comment } from './comment';
 import { contact } from './contact';
@@ -10,4 +11,4 @@ import { thread } from './thread';
 import { whatsapp } from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
-export const RESOURCES: Resource[] = [agent, comment, contact, tag, task, channel, thread, message, whatsapp];
+export const RESOURCES: Resource[] = [call, agent, comment, contact, tag, task, channel, thread, message, whatsapp];

@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { callIdField } from '../../shared/callFields';
+import { uuidParameter } from '../../shared/ids';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const cancel: Operation = {
+	option: {
+		name: 'Cancel Scheduled Call',
+		value: 'cancel',
+		action: 'Cancel a scheduled call',
+		description:
+			'Cancel a call scheduled for later (or waiting for its delay), so that it is never placed. Only scheduled calls can be canceled; use Stop to hang up a live call (inferred endpoint).',
+	},
+	fields: [callIdField],
+	execute: perItem(async function (itemIndex) {
+		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const { payload } = await apiRequest.call(this, 'cancelCall', { params: { callId }, itemIndex });
+		return payload as IDataObject;
+	}),
+};

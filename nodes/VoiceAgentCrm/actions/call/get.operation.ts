@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { callIdField } from '../../shared/callFields';
+import { uuidParameter } from '../../shared/ids';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { TRANSCRIPT_CHOICES, TRANSCRIPT_LABELS, transcriptOptionsField, transcriptQuery } from '../../shared/transcriptOptions';
+import { validateItem } from '../../shared/validation';
+import { apiRequest } from '../../transport/request';
+
+export const get: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get a call',
+		description:
+			'Get the full record of a call: status, result, duration, recording, AI analysis (summary, sentiment, extracted fields) and transcript. The analysis and transcript arrive some seconds after the call ends.',
+	},
+	fields: [callIdField, transcriptOptionsField()],
+	execute: perItem(async function (itemIndex) {
+		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const choices = validateItem(
+			this,
+			TRANSCRIPT_CHOICES,
+			this.getNodeParameter('transcriptOptions', itemIndex, {}),
+			itemIndex,
+			TRANSCRIPT_LABELS,
+		);
+		const { payload } = await apiRequest.call(this, 'getCall', { params: { callId }, query: transcriptQuery(choices), itemIndex });
+		return payload as IDataObject;
+	}),
+};

@@ -1,0 +1,86 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { agentLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { UUID, validateItem } from '../../shared/validation';
+import { apiList } from '../../transport/request';
+
+/** The full record's status vocabulary: the one the listed calls show in call_status. */
+const RECORD_STATUSES = [
+	'answering-machine',
+	'busy',
+	'completed',
+	'failed',
+	'in-progress',
+	'in-queue',
+	'incomplete',
+	'no-answer',
+	'scheduled',
+	'voice_mail',
+] as const;
+
+const filtersField: INodeProperties = {
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options: [
+		{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			options: [
+				{ name: 'Answering Machine', value: 'answering-machine' },
+				{ name: 'Busy', value: 'busy' },
+				{ name: 'Completed', value: 'completed' },
+				{ name: 'Failed', value: 'failed' },
+				{ name: 'In Progress', value: 'in-progress' },
+				{ name: 'In Queue', value: 'in-queue' },
+				{ name: 'Incomplete', value: 'incomplete' },
+				{ name: 'No Answer', value: 'no-answer' },
+				{ name: 'Scheduled', value: 'scheduled' },
+				{ name: 'Voice Mail', value: 'voice_mail' },
+			],
+			default: 'completed',
+			description: 'Only calls whose call_status is this value',
+		},
+	],
+};
+
+const FILTERS = z.object({
+	agentId: UUID.optional(),
+	status: z.enum(RECORD_STATUSES, { errorMap: () => ({ message: `must be one of ${RECORD_STATUSES.join(', ')}` }) }).optional(),
+});
+
+export const getMany: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many calls',
+		description:
+			'List calls, newest first, one item per call with its full record (transcript included), optionally only those of an agent or with a status. Uses the listing rate limit of 20 requests a minute (inferred endpoint).',
+	},
+	fields: [...returnAllFields, filtersField],
+	execute: perItem(async function (itemIndex) {
+		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+		const given = validateItem(
+			this,
+			FILTERS,
+			{
+				agentId: filters.agentId ? this.getNodeParameter('filters.agentId', itemIndex, '', { extractValue: true }) || undefined : undefined,
+				status: filters.status,
+			},
+			itemIndex,
+			{ agentId: 'Filters → Agent', status: 'Filters → Status' },
+		);
+		const query: IDataObject = {};
+		if (given.agentId) query.agent_id = given.agentId;
+		if (given.status) query.call_status = given.status;
+		return (await apiList.call(this, 'listCalls', { ...listOptionsOf(this, itemIndex), query, itemIndex })) as IDataObject[];
+	}),
+};

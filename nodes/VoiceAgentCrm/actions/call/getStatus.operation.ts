@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { callIdField } from '../../shared/callFields';
+import { uuidParameter } from '../../shared/ids';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const getStatus: Operation = {
+	option: {
+		name: 'Get Status',
+		value: 'getStatus',
+		action: 'Get the status of a call',
+		description:
+			'Get where a call stands, cheaply: call_status (in_queue, scheduled, pending = ringing, in_progress, then ended, voicemail, no_answer, failed or canceled), finished, disconnection_reason, started_at and ended_at. No transcript.',
+	},
+	fields: [callIdField],
+	execute: perItem(async function (itemIndex) {
+		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const { payload } = await apiRequest.call(this, 'getCallStatus', { params: { callId }, itemIndex });
+		return payload as IDataObject;
+	}),
+};

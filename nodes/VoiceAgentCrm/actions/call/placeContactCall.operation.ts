@@ -1,0 +1,45 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { contactCallOptions, PLACEMENT_LABELS, PLACEMENT_OPTIONS, placementBody, placementInput } from '../../shared/callFields';
+import { agentLocator, contactLocator, fromNumberIdLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { UUID, validateItem } from '../../shared/validation';
+import { placeCall } from './placement';
+
+const CONTACT_CALL = PLACEMENT_OPTIONS.extend({ agentId: UUID, contactId: UUID, fromNumberId: UUID });
+
+const LABELS = { ...PLACEMENT_LABELS, agentId: 'Agent', contactId: 'Contact', fromNumberId: 'From Number' };
+
+export const placeContactCall: Operation = {
+	option: {
+		name: 'Place AI Call to Contact',
+		value: 'placeContactCall',
+		action: 'Place AI call to contact',
+		description:
+			'Have a voice AI agent call a stored contact (its phone number, name and profile come from the contact), now or at a scheduled time. Returns the call ID. A failed placement is never sent twice.',
+	},
+	fields: [agentLocator(), contactLocator(), fromNumberIdLocator(), contactCallOptions],
+	execute: perItem(async function (itemIndex) {
+		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const input = validateItem(
+			this,
+			CONTACT_CALL,
+			{
+				agentId: this.getNodeParameter('agentId', itemIndex, '', { extractValue: true }),
+				contactId: this.getNodeParameter('contactId', itemIndex, '', { extractValue: true }),
+				fromNumberId: this.getNodeParameter('fromNumberId', itemIndex, '', { extractValue: true }),
+				...placementInput(options, this.getTimezone()),
+			},
+			itemIndex,
+			LABELS,
+		);
+		const body: IDataObject = {
+			agent_id: input.agentId,
+			contact_id: input.contactId,
+			from_number_id: input.fromNumberId,
+			...placementBody(input),
+		};
+		return await placeCall(this, 'placeContactCall', body, itemIndex);
+	}),
+};

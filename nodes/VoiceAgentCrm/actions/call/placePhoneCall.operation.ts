@@ -1,0 +1,85 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { z } from 'zod';
+
+import { DELAY, PLACEMENT_LABELS, PLACEMENT_OPTIONS, phoneCallOptions, placementBody, placementInput } from '../../shared/callFields';
+import { agentLocator, fromNumberLocator } from '../../shared/locators';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
+import { placeCall } from './placement';
+
+const toNumberField: INodeProperties = {
+	displayName: 'To Number',
+	name: 'toNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. +14155550123',
+	description: 'Phone number to call, in international E.164 format: + and country code, no spaces, e.g. +14155550123',
+};
+
+const fullNameField: INodeProperties = {
+	displayName: 'Full Name',
+	name: 'fullName',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. John Smith',
+	description: 'Name of the person called; the agent uses it in the conversation',
+};
+
+const PHONE_CALL = PLACEMENT_OPTIONS.extend({
+	agentId: UUID,
+	fromNumber: E164,
+	toNumber: E164,
+	fullName: NON_EMPTY,
+	email: z.string().trim().optional(),
+	country: z.string().trim().optional(),
+	delay: DELAY.optional(),
+}).refine((input) => !(input.delay && input.scheduleZone !== undefined), {
+	path: ['delay'],
+	message: 'give either a delay or a schedule, not both',
+});
+
+const LABELS = { ...PLACEMENT_LABELS, agentId: 'Agent', fromNumber: 'From Number', toNumber: 'To Number', fullName: 'Full Name', email: 'Email', country: 'Country' };
+
+export const placePhoneCall: Operation = {
+	option: {
+		name: 'Place AI Call',
+		value: 'placePhoneCall',
+		action: 'Place AI call',
+		description:
+			'Have a voice AI agent call a phone number, now, after a delay or at a scheduled time. Returns the call ID; use Get or Get Status to follow the call. A failed placement is never sent twice.',
+	},
+	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, phoneCallOptions],
+	execute: perItem(async function (itemIndex) {
+		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+		const input = validateItem(
+			this,
+			PHONE_CALL,
+			{
+				agentId: this.getNodeParameter('agentId', itemIndex, '', { extractValue: true }),
+				fromNumber: this.getNodeParameter('fromNumber', itemIndex, '', { extractValue: true }),
+				toNumber: this.getNodeParameter('toNumber', itemIndex, ''),
+				fullName: this.getNodeParameter('fullName', itemIndex, ''),
+				email: options.email || undefined,
+				country: options.country || undefined,
+				delay: options.delay,
+				...placementInput(options, this.getTimezone()),
+			},
+			itemIndex,
+			LABELS,
+		);
+		const body: IDataObject = {
+			agent_id: input.agentId,
+			from_number: input.fromNumber,
+			to_number: input.toNumber,
+			full_name: input.fullName,
+			...(input.email ? { email: input.email } : {}),
+			...(input.country ? { country: input.country } : {}),
+			...(input.delay ? { delay: input.delay } : {}),
+			...placementBody(input),
+		};
+		return await placeCall(this, 'placePhoneCall', body, itemIndex);
+	}),
+};

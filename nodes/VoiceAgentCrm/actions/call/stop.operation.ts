@@ -1,0 +1,23 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { callIdField } from '../../shared/callFields';
+import { uuidParameter } from '../../shared/ids';
+import type { Operation } from '../../shared/operation';
+import { perItem } from '../../shared/operation';
+import { apiRequest } from '../../transport/request';
+
+export const stop: Operation = {
+	option: {
+		name: 'Stop',
+		value: 'stop',
+		action: 'Stop a call',
+		description:
+			'Hang up a call that is ringing or in progress. A call that already ended answers stopped: false. A call not yet placed (queued or scheduled) cannot be stopped: cancel it if it is scheduled.',
+	},
+	fields: [callIdField],
+	execute: perItem(async function (itemIndex) {
+		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const { payload } = await apiRequest.call(this, 'stopCall', { params: { callId }, itemIndex });
+		return payload as IDataObject;
+	}),
+};
