@@ -1,0 +1,20 @@
+import type { Resource } from '../../shared/operation';
+import { send } from './send.operation';
+import { sendFields } from './send.fields';
+
+export const event: Resource = {
+	option: {
+		name: 'Event',
+		value: 'event',
+		description: 'Business events from other systems (purchases, forms, visits), recorded on contacts',
+	},
+	selector: {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		options: [],
+		default: 'send',
+	},
+	operations: [{ ...send, fields: sendFields }],
+};

@@ -1,0 +1,273 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const fromFields = { show: { eventInput: ['fields'] } };
+
+/** The fields of Event → Send. Each input item is one event. */
+export const sendFields: INodeProperties[] = [
+	{
+		displayName:
+			'Each input item is one event. Items are sent 100 per request, and each output item holds the result of the event of the same input item.',
+		name: 'batchNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Define Event Using',
+		name: 'eventInput',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Fields Below', value: 'fields', description: 'Map each part of the event from the input item' },
+			{ name: 'JSON', value: 'json', description: 'Give the whole event object as the API expects it' },
+		],
+		default: 'fields',
+	},
+	{
+		displayName: 'Event (JSON)',
+		name: 'eventJson',
+		type: 'json',
+		required: true,
+		default: '{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
+		description:
+			'The whole event object. When the input items already are events, map the whole item with an expression. For thousands of items this is also the fastest way: one expression per item instead of one per field. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
+		displayOptions: { show: { eventInput: ['json'] } },
+	},
+	{
+		displayName: 'Event Name',
+		name: 'eventName',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Purchase Completed',
+		description:
+			'What happened. The service stores it in snake_case ("Purchase Completed" becomes purchase_completed); the result must start with a letter, be at most 40 characters and not start with cs_.',
+		displayOptions: fromFields,
+	},
+	{
+		displayName:
+			'Each event needs a contact ID, external ID, phone or email of the contact, or a session ID for a visitor not identified yet. Events without any of them are answered "rejected" (no_identity) and not sent.',
+		name: 'identityNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: fromFields,
+	},
+	{
+		displayName: 'Contact Email',
+		name: 'contactEmail',
+		type: 'string',
+		placeholder: 'e.g. ana@example.com',
+		default: '',
+		description: 'Email of the contact the event belongs to. Compared without regard to case. Leave empty if not known.',
+		displayOptions: fromFields,
+	},
+	{
+		displayName: 'Contact Phone',
+		name: 'contactPhone',
+		type: 'string',
+		placeholder: 'e.g. +14155550123',
+		default: '',
+		description:
+			'Phone number of the contact, at least 7 digits, preferably in international format. Compared by its last 10 digits; a phone wins over an email that points to another contact.',
+		displayOptions: fromFields,
+	},
+	{
+		displayName: 'Params Input',
+		name: 'paramsInput',
+		type: 'options',
+		options: [
+			{ name: 'Key-Value Pairs', value: 'keyValue' },
+			{ name: 'JSON', value: 'json' },
+		],
+		default: 'keyValue',
+		description: 'How to give the event\'s params: free data stored with the event (only top-level keys can filter and split reports)',
+		displayOptions: fromFields,
+	},
+	{
+		displayName: 'Params',
+		name: 'params',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Param',
+		default: {},
+		description: 'Free data stored with the event, e.g. plan = pro. At most 32,000 characters as JSON.',
+		options: [
+			{
+				displayName: 'Param',
+				name: 'param',
+				values: [
+					{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. pro' },
+				],
+			},
+		],
+		displayOptions: { show: { eventInput: ['fields'], paramsInput: ['keyValue'] } },
+	},
+	{
+		displayName: 'Params (JSON)',
+		name: 'paramsJson',
+		type: 'json',
+		default: '{}',
+		description: 'Free data stored with the event as a JSON object, e.g. {"plan": "pro", "items": 3}. At most 32,000 characters.',
+		displayOptions: { show: { eventInput: ['fields'], paramsInput: ['json'] } },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: fromFields,
+		options: [
+			{
+				displayName: 'Company ID',
+				name: 'groupId',
+				type: 'string',
+				default: '',
+				description: 'ID of the contact\'s company in your system (not its name), up to 200 characters. The first event with it creates the company and links the contact.',
+			},
+			{
+				displayName: 'Company Name',
+				name: 'groupName',
+				type: 'string',
+				default: '',
+				description: 'Name of the company; needs a Company ID',
+			},
+			{
+				displayName: 'Company Properties (JSON)',
+				name: 'groupProperties',
+				type: 'json',
+				default: '{}',
+				description: 'Properties added to the company, as a JSON object; needs a Company ID',
+			},
+			{
+				displayName: 'Contact Country',
+				name: 'contactCountry',
+				type: 'string',
+				default: '',
+				description: 'Country of the contact; used only when the event creates the contact',
+			},
+			{
+				displayName: 'Contact ID',
+				name: 'contactId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
+				description: 'UUID of an existing contact. Tried first when finding the contact.',
+			},
+			{
+				displayName: 'Contact Name',
+				name: 'contactName',
+				type: 'string',
+				default: '',
+				description: 'Full name of the contact; used only when the event creates the contact',
+			},
+			{
+				displayName: 'Create Contact',
+				name: 'createContact',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to create a contact when no contact matches the phone or email. When off, such events are stored without a contact (unresolved, not_found).',
+			},
+			{
+				displayName: 'Currency',
+				name: 'currency',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. EUR',
+				description: 'ISO 4217 code of the value\'s currency (three letters, made capital). Default is params.currency.',
+			},
+			{
+				displayName: 'Event ID',
+				name: 'eventId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. order-10042',
+				description:
+					'Your unique ID for this event (up to 200 characters, no spaces), the same on every retry. An event whose ID was already stored is answered "duplicate" and not stored again. When empty, see Options → Derive Missing Event IDs.',
+			},
+			{
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. crm-58211',
+				description:
+					'The contact\'s ID in your system, up to 200 characters. Linked to the contact the first time it comes with a phone or email that finds the contact.',
+			},
+			{
+				displayName: 'Occurred At',
+				name: 'occurredAt',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 2024-05-01T10:00:00Z',
+				description:
+					'When it happened, as an ISO 8601 date-time, from the year 2000 up to 24 hours ahead. A time without a zone is read in the workflow\'s time zone. Default: when the service receives it.',
+			},
+			{
+				displayName: 'Session ID',
+				name: 'sessionId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 6c1f0a52-0d5e-4a7e-9b7b-1f6d2e3c4b5a',
+				description:
+					'Visit identifier (a browser-kept UUID or a web-analytics client ID), never personal data; up to 200 characters, no spaces. Without contact data the event is kept pending until the session is identified; with contact data it identifies the session.',
+			},
+			{
+				displayName: 'Value',
+				name: 'value',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 19.90',
+				description: 'Amount of the event, a number. Default is params.value.',
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Derive Missing Event IDs',
+				name: 'deriveEventIds',
+				type: 'options',
+				options: [
+					{
+						name: 'When Occurred At Is Set',
+						value: 'whenTimed',
+						description:
+							'Safe default: an event that says when it happened gets an ID made from its content, so re-running the workflow or repeating a request never stores it twice',
+					},
+					{
+						name: 'Always',
+						value: 'always',
+						description:
+							'Also events without a time. Only when identical rows are always repeats: two real identical events (say, the same purchase twice) would be stored once.',
+					},
+					{
+						name: 'Never',
+						value: 'never',
+						description: 'Events without an Event ID are sent without one; a re-run stores them again',
+					},
+				],
+				default: 'whenTimed',
+				description: 'Whether to give an event that has no Event ID a stable one made from its name, time, contact and data. An Event ID you give always wins.',
+			},
+			{
+				displayName: 'Output',
+				name: 'output',
+				type: 'options',
+				options: [
+					{ name: 'One Item per Event', value: 'events' },
+					{ name: 'One Item per Event Plus a Summary', value: 'eventsAndSummary', description: 'A last item counts the events per status' },
+					{ name: 'Summary Only', value: 'summary', description: 'A single item with the counts per status' },
+				],
+				default: 'events',
+				description: 'What the node outputs',
+			},
+		],
+	},
+];
