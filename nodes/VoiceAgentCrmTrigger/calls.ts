@@ -138,7 +138,7 @@ export async function callBaseline(context: IPollFunctions, settings: CallSettin
 	return cursor;
 }
 
-/** Calls read at activation to find those still live: five pages at most. */
+/** Calls read at activation to find those still live: 5,000 at most (six requests, the first page being small). */
 const BASELINE_RECORDS = 5_000;
 
 interface Outcome {
