@@ -1,6 +1,5 @@
 import type { Resource } from '../../shared/operation';
 import { send } from './send.operation';
-import { sendFields } from './send.fields';
 
 export const event: Resource = {
 	option: {
@@ -16,5 +15,5 @@ export const event: Resource = {
 		options: [],
 		default: 'send',
 	},
-	operations: [{ ...send, fields: sendFields }],
+	operations: [send],
 };

@@ -7,6 +7,7 @@ import { apiRequest } from '../../transport/request';
 import { eventOfItem } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { checkEvent, EVENT_LIMITS, type EventResult } from './rules';
+import { sendFields } from './send.fields';
 
 /** Where each row stands: answered (by the node or the service), failed, or waiting to be sent. */
 type Outcome = { result: EventResult } | { error: NodeApiError | NodeOperationError };
@@ -32,7 +33,7 @@ export const send: Operation = {
 		description:
 			'Record business events (purchases, forms, visits) on contacts. Each input item is one event; items are sent 100 per request and each output item holds its event\'s result: created, pending, unresolved, duplicate, rejected or invalid.',
 	},
-	fields: [],
+	fields: sendFields,
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const options = this.getNodeParameter('options', 0, {}) as { deriveEventIds?: DeriveIds; output?: OutputMode };
 		const outcomes: Array<Outcome | undefined> = new Array(items.length);
