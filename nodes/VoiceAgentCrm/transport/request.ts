@@ -57,6 +57,8 @@ export interface ApiAnswer<T = unknown> {
 	/** `pagination.total_rows` or `count`, when the answer carries one. */
 	total?: number;
 	status: number;
+	/** How many 429s were waited out before this answer; callers that poll slow down after one. */
+	rateLimited: number;
 }
 
 /** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
@@ -223,7 +225,7 @@ export async function apiRequest<T = unknown>(
 		if (status >= 200 && status < 300) {
 			if (malformed) throw unexpectedShape(this, endpoint, itemIndex, 'a body that is not JSON');
 			const { payload, total } = unwrap(this, endpoint, parsed, itemIndex);
-			return { payload: payload as T, total, status };
+			return { payload: payload as T, total, status, rateLimited: rateLimitTries };
 		}
 
 		if (status === 429) {
