@@ -22,8 +22,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
 	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
 	for (const org of [sim.org, sim.otherOrg]) {
-		seedBasics(org);
-		if (options.seed !== false) seedOrganization(org, sim.clock);
+		const fixedIds = org === sim.org;
+		seedBasics(org, fixedIds);
+		if (options.seed !== false) seedOrganization(org, sim.clock, fixedIds);
 	}
 	await sim.listen();
 	return sim;

@@ -46,8 +46,29 @@ export function newOrganization(
 	};
 }
 
+/**
+ * Fixed ids of the main organization's seeded records, so that the example workflows can name real
+ * records of the simulator. The other organization keeps random ids, so that scoping tests stay
+ * meaningful.
+ */
+export const MAIN_ORG_IDS = {
+	phoneNumbers: { mainLineUs: '9404e000-0000-4000-8000-000000000001', madridOffice: '9404e000-0000-4000-8000-000000000002' },
+	agents: { salesFollowUp: 'a9e47000-0000-4000-8000-000000000001', appointmentReminder: 'a9e47000-0000-4000-8000-000000000002' },
+	contacts: {
+		mariaGarcia: 'c0474c70-0000-4000-8000-000000000001',
+		johnSmith: 'c0474c70-0000-4000-8000-000000000002',
+		lucasPereira: 'c0474c70-0000-4000-8000-000000000003',
+	},
+	channels: { whatsappSales: 'chn_c4a77e10-0000-4000-8000-000000000001', instagramDms: 'chn_c4a77e10-0000-4000-8000-000000000002' },
+} as const;
+
+/** The fixed id when the organization is seeded with fixed ids, a fresh one otherwise. */
+function seedId(fixedIds: boolean, fixed: string, fresh: () => string): string {
+	return fixedIds ? fixed : fresh();
+}
+
 /** Members and phone numbers every organization has, so that calls and comments can be made. */
-export function seedBasics(org: Organization): void {
+export function seedBasics(org: Organization, fixedIds = false): void {
 	for (const [name, email] of [
 		['Ana Owner', 'owner@example.test'],
 		['Bruno Agent', 'bruno@example.test'],
@@ -55,24 +76,24 @@ export function seedBasics(org: Organization): void {
 		const id = randomUUID();
 		org.members.push({ id, email, name });
 	}
-	for (const [phone_number, name] of [
-		['+14155550100', 'Main line (US)'],
-		['+34910000100', 'Madrid office'],
+	for (const [phone_number, name, fixedId] of [
+		['+14155550100', 'Main line (US)', MAIN_ORG_IDS.phoneNumbers.mainLineUs],
+		['+34910000100', 'Madrid office', MAIN_ORG_IDS.phoneNumbers.madridOffice],
 	]) {
-		const id = randomUUID();
+		const id = seedId(fixedIds, fixedId, randomUUID);
 		org.phoneNumbers.set(id, { id, phone_number, name });
 	}
 }
 
 /** Demo data that makes manual trials meaningful. */
-export function seedOrganization(org: Organization, clock: SimClock): void {
+export function seedOrganization(org: Organization, clock: SimClock, fixedIds = false): void {
 	const now = clock.iso();
-	const agents: Array<[string, string, string, string]> = [
-		['Sales follow-up', 'Lucía', 'es-ES', 'voice-es-lucia'],
-		['Appointment reminder', 'Ava', 'en-US', 'voice-en-ava'],
+	const agents: Array<[string, string, string, string, string]> = [
+		['Sales follow-up', 'Lucía', 'es-ES', 'voice-es-lucia', MAIN_ORG_IDS.agents.salesFollowUp],
+		['Appointment reminder', 'Ava', 'en-US', 'voice-en-ava', MAIN_ORG_IDS.agents.appointmentReminder],
 	];
-	for (const [name, person_name, language, voice_id] of agents) {
-		const id = randomUUID();
+	for (const [name, person_name, language, voice_id, fixedId] of agents) {
+		const id = seedId(fixedIds, fixedId, randomUUID);
 		org.agents.set(id, {
 			id,
 			name,
@@ -95,13 +116,13 @@ export function seedOrganization(org: Organization, clock: SimClock): void {
 			version: 1,
 		});
 	}
-	const contacts: Array<[string, string, string, string]> = [
-		['María García', '+34600000001', 'maria@example.test', 'ES'],
-		['John Smith', '+14155550123', 'john@example.test', 'US'],
-		['Lucas Pereira', '+5511999990000', 'lucas@example.test', 'BR'],
+	const contacts: Array<[string, string, string, string, string]> = [
+		['María García', '+34600000001', 'maria@example.test', 'ES', MAIN_ORG_IDS.contacts.mariaGarcia],
+		['John Smith', '+14155550123', 'john@example.test', 'US', MAIN_ORG_IDS.contacts.johnSmith],
+		['Lucas Pereira', '+5511999990000', 'lucas@example.test', 'BR', MAIN_ORG_IDS.contacts.lucasPereira],
 	];
-	for (const [full_name, phone_number, email, country] of contacts) {
-		const id = randomUUID();
+	for (const [full_name, phone_number, email, country, fixedId] of contacts) {
+		const id = seedId(fixedIds, fixedId, randomUUID);
 		org.contacts.set(id, {
 			id,
 			created_at: now,
@@ -116,8 +137,9 @@ export function seedOrganization(org: Organization, clock: SimClock): void {
 			last_activity_at: 0,
 		});
 	}
-	const waba = { id: `chn_${randomUUID()}`, name: 'WhatsApp Sales', type: 'WABA' as const, status: 'active' as const, answer_method: 'manual' as const, organization_id: org.id, created_at: now };
-	const insta = { id: `chn_${randomUUID()}`, name: 'Instagram DMs', type: 'INSTAGRAM' as const, status: 'inactive' as const, answer_method: 'auto' as const, organization_id: org.id, created_at: now };
+	const channelId = () => `chn_${randomUUID()}`;
+	const waba = { id: seedId(fixedIds, MAIN_ORG_IDS.channels.whatsappSales, channelId), name: 'WhatsApp Sales', type: 'WABA' as const, status: 'active' as const, answer_method: 'manual' as const, organization_id: org.id, created_at: now };
+	const insta = { id: seedId(fixedIds, MAIN_ORG_IDS.channels.instagramDms, channelId), name: 'Instagram DMs', type: 'INSTAGRAM' as const, status: 'inactive' as const, answer_method: 'auto' as const, organization_id: org.id, created_at: now };
 	org.channels.set(waba.id, waba);
 	org.channels.set(insta.id, insta);
 	org.templates.push(
