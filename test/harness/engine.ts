@@ -4,6 +4,7 @@ import type {
 	IBinaryKeyData,
 	IConnections,
 	IDataObject,
+	IExecuteData,
 	INode,
 	INodeExecutionData,
 	INodeParameters,
@@ -71,26 +72,51 @@ export async function runWorkflow(
 	credentials: CredentialData,
 	extraTypes: Record<string, INodeType> = {},
 ): Promise<IRun> {
+	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
+	if (!start) throw new Error('the test workflow needs a manual trigger');
+	return await execute(json, credentials, extraTypes, 'manual', { node: start, data: { main: [[{ json: {} }]] }, source: null });
+}
+
+/**
+ * Run a workflow the way n8n starts an active one after its polling trigger emitted: mode `trigger`,
+ * the trigger node first on the stack with the poll's output as its data. WorkflowExecute then
+ * passes that data on as the trigger's output without polling again.
+ */
+export async function runWorkflowFromPoll(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	triggerName: string,
+	pollOutput: INodeExecutionData[][],
+	extraTypes: Record<string, INodeType> = {},
+): Promise<IRun> {
+	const trigger = json.nodes.find((n) => n.name === triggerName);
+	if (!trigger) throw new Error(`the workflow has no node "${triggerName}"`);
+	return await execute(json, credentials, extraTypes, 'trigger', { node: trigger, data: { main: pollOutput }, source: null });
+}
+
+async function execute(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	extraTypes: Record<string, INodeType>,
+	mode: 'manual' | 'trigger',
+	start: IExecuteData,
+): Promise<IRun> {
 	const nodeTypes = new TestNodeTypes(extraTypes);
 	const workflow = new Workflow({
 		id: 'wf-test',
 		name: json.name ?? 'test',
 		nodes: json.nodes,
 		connections: json.connections,
-		active: false,
+		active: mode === 'trigger',
 		nodeTypes,
 		settings: json.settings,
 	});
-	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
-	if (!start) throw new Error('the test workflow needs a manual trigger');
 	const workflowData = { id: 'wf-test', name: workflow.name, nodes: json.nodes, connections: json.connections, active: false, settings: {} } as unknown as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', workflowData);
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
-	});
+	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', workflowData);
+	const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [start] } });
 	registerSecret(credentials.apiKey);
-	const execute = new WorkflowExecute(additionalDataFor(credentials, hooks), 'manual', runExecutionData);
-	const run = await execute.processRunExecutionData(workflow);
+	const workflowExecute = new WorkflowExecute(additionalDataFor(credentials, hooks), mode, runExecutionData);
+	const run = await workflowExecute.processRunExecutionData(workflow);
 	assertNoSecret('The run (output items, errors)', run.data.resultData);
 	return run;
 }
