@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { insertCall } from '../simulator/callLifecycle';
 import { startSimulator, type Simulator } from '../simulator';
 import { runNode, type RunNodeOptions } from '../harness/engine';
@@ -16,7 +18,7 @@ describe('Call operations through the engine', () => {
 		runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, ...extra });
 	const agent = () => [...sim.org.agents.values()][0];
 	const locator = (value: string, mode = 'list') => ({ __rl: true, mode, value });
-	const phoneCall = (additionalFields: Record<string, unknown> = {}, overrides: Record<string, unknown> = {}) => ({
+	const phoneCall = (additionalFields: INodeParameters = {}, overrides: INodeParameters = {}): INodeParameters => ({
 		resource: 'call',
 		operation: 'placePhoneCall',
 		agentId: locator(agent().id),
