@@ -250,7 +250,7 @@ describe('Call operations through the engine', () => {
 
 	it('Stop on a call still in the queue fails with the 409 explained', async () => {
 		const { items } = await run(phoneCall());
-		const { error } = await run({ resource: 'call', operation: 'stop', callId: items[0].json.call_id });
+		const { error } = await run({ resource: 'call', operation: 'stop', callId: items[0].json.call_id as string });
 		expect(error?.message).toMatch(/not placed yet/);
 	});
 
