@@ -1,0 +1,138 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { activateTrigger, exampleFiles, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure, triggerOf } from './harness/examples';
+import type { CredentialData, WorkflowJson } from './harness/engine';
+import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from './harness/nodeTypes';
+import { startSimulator, type Simulator } from './simulator';
+import { driveCallToEnd } from './simulator/callLifecycle';
+import { MAIN_ORG_IDS, VOICES } from './simulator/seed';
+
+/**
+ * Every workflow of `examples/` runs unchanged through n8n's engine against the simulator, and does
+ * what its name says. `npm run test:n8n` imports the same files into a real n8n.
+ */
+
+/** The credential every example names; `npm run test:n8n` imports one with this id and name. */
+const CREDENTIAL_REFERENCE = { id: 'VoiceAgentCrmSim', name: 'Voice Agent CRM (simulator)' };
+
+const credentialsOf = (sim: Simulator): CredentialData => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
+
+/** What each example must do, beyond running without error. */
+const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
+	'list-voices.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const run = await runExample(workflow, credentialsOf(sim));
+			expect(runFailure(run)).toBeUndefined();
+			expect(outputOf(run, 'List Voices').map((voice) => voice.id)).toEqual(VOICES.map((voice) => voice.id));
+		});
+	},
+
+	'sync-crm-rows-to-events.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const first = await runExample(workflow, credentialsOf(sim));
+			expect(runFailure(first)).toBeUndefined();
+			const results = outputOf(first, 'Send Events');
+			expect(results).toHaveLength(251);
+			expect(results[250].summary).toMatchObject({ received: 250, created: 245, rejected: 5, failed: 0, contacts_created: 245, requests: 3 });
+			expect(results.filter((r) => r.reason === 'no_identity')).toHaveLength(5);
+			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(3);
+			expect(sim.org.events).toHaveLength(245);
+
+			// the rows carry their time, so their derived event IDs make a re-run store nothing twice
+			const again = await runExample(workflow, credentialsOf(sim));
+			expect(outputOf(again, 'Send Events')[250].summary).toMatchObject({ created: 0, duplicate: 245, rejected: 5, requests: 3 });
+			expect(sim.org.events).toHaveLength(245);
+		});
+	},
+
+	'follow-up-finished-calls.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const credentials = credentialsOf(sim);
+			const trigger = activateTrigger(workflow, credentials, () => sim.clock.now());
+			expect(await trigger.poll()).toBeNull(); // the activation's baseline
+
+			const toContact = await placeCall(sim, '/v1/calls/single-contact-call', {
+				agent_id: MAIN_ORG_IDS.agents.salesFollowUp,
+				contact_id: MAIN_ORG_IDS.contacts.mariaGarcia,
+				from_number_id: MAIN_ORG_IDS.phoneNumbers.madridOffice,
+			});
+			const toNumber = await placeCall(sim, '/v1/calls/single-phone-call', {
+				agent_id: MAIN_ORG_IDS.agents.appointmentReminder,
+				from_number: '+14155550100',
+				to_number: '+14155559876',
+				full_name: 'Walk-in Caller',
+			});
+			for (const id of [toContact, toNumber]) await driveCallToEnd(sim, id);
+
+			const emitted = await trigger.poll();
+			expect(emitted?.[0].map((item) => item.json.id).sort()).toEqual([toContact, toNumber].sort());
+			const run = await runExampleAfterPoll(workflow, credentials, emitted!);
+			expect(runFailure(run)).toBeUndefined();
+
+			const [comment] = outputOf(run, 'Comment on Contact');
+			const stored = sim.org.comments.get(String(comment.id));
+			expect(stored).toMatchObject({ contact_id: MAIN_ORG_IDS.contacts.mariaGarcia });
+			expect(stored?.content).toMatch(/^AI call completed \(answered, \d+ s\)\. Summary: .*María García.* Sentiment: positive\.$/);
+
+			const [task] = outputOf(run, 'Task to Add the Contact');
+			expect(sim.org.tasks.get(String(task.id))).toMatchObject({
+				brief: 'Add Walk-in Caller (+14155559876) as a contact: an AI call to them ended completed',
+				type: 'automatization',
+				additional_data: { call_id: toNumber, phone_number: '+14155559876' },
+			});
+			expect(sim.org.comments.size + sim.org.tasks.size).toBe(2);
+
+			expect(await trigger.poll()).toBeNull(); // each call once
+		});
+	},
+};
+
+async function withSimulator(work: (sim: Simulator) => Promise<void>): Promise<void> {
+	const sim = await startSimulator();
+	try {
+		await work(sim);
+	} finally {
+		await sim.stop();
+	}
+}
+
+/** A call placed through the API itself, as a user's other tools would. */
+async function placeCall(sim: Simulator, path: string, body: IDataObject): Promise<string> {
+	const response = await fetch(`${sim.baseUrl}${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+		body: JSON.stringify(body),
+	});
+	const answer = (await response.json()) as { data: { call_id: string } };
+	expect(response.status).toBe(201);
+	return answer.data.call_id;
+}
+
+describe('examples/', () => {
+	const files = exampleFiles();
+
+	it('holds the example workflows, each with its scenario here', () => {
+		expect(files.length).toBeGreaterThanOrEqual(3);
+		expect(files.filter((file) => !SCENARIOS[file])).toEqual([]);
+	});
+
+	describe.each(files)('%s', (file) => {
+		const workflow = loadExample(file);
+
+		it('imports as users get the nodes: real node types, the credential referenced by name', () => {
+			for (const node of workflow.nodes) {
+				if (node.type.startsWith(`${PACKAGE}.`)) {
+					expect([ACTION_NODE, TRIGGER_NODE]).toContain(node.type);
+					expect(node.credentials).toEqual({ voiceAgentCrmApi: CREDENTIAL_REFERENCE });
+				} else {
+					expect(node.type).toMatch(/^n8n-nodes-base\.\w+$/);
+				}
+			}
+			expect(triggerOf(workflow) ?? workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')).toBeDefined();
+		});
+
+		it('runs through the engine against the simulator and does what it says', async () => {
+			await SCENARIOS[file]!(workflow);
+		});
+	});
+});
