@@ -1,6 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/waitByWebhook';
 import { RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';
@@ -21,6 +29,8 @@ export class VoiceAgentCrm implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true }],
+		// Place AI Call's "Free the Worker While Waiting": the calls' webhooks resume the waiting execution
+		webhooks: RESUME_WEBHOOKS,
 		properties: [
 			{
 				displayName: 'Resource',
@@ -38,5 +48,9 @@ export class VoiceAgentCrm implements INodeType {
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
+	}
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await resumeWhenCallsFinished.call(this);
 	}
 }

@@ -3,9 +3,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { contactCallOptions, PLACEMENT_LABELS, PLACEMENT_OPTIONS, placementBody, placementInput } from '../../shared/callFields';
 import { agentLocator, contactLocator, fromNumberIdLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { WAIT_FIELDS } from '../../shared/waitFields';
 import { UUID, validateItem } from '../../shared/validation';
-import { placeCall } from './placement';
+import { placementExecute, startsAtOf } from './placeAndAwait';
 
 const CONTACT_CALL = PLACEMENT_OPTIONS.extend({ agentId: UUID, contactId: UUID, fromNumberId: UUID });
 
@@ -17,10 +17,10 @@ export const placeContactCall: Operation = {
 		value: 'placeContactCall',
 		action: 'Place AI call to contact',
 		description:
-			'Have a voice AI agent call a stored contact (its phone number, name and profile come from the contact), now or at a scheduled time. Returns the call ID. A failed placement is never sent twice.',
+			'Have a voice AI agent call a stored contact (its phone number, name and profile come from the contact), now or at a scheduled time. Returns the call ID, or with Wait for Outcome the full call record once the call has ended. A failed placement is never sent twice.',
 	},
-	fields: [agentLocator(), contactLocator(), fromNumberIdLocator(), contactCallOptions],
-	execute: perItem(async function (itemIndex) {
+	fields: [agentLocator(), contactLocator(), fromNumberIdLocator(), contactCallOptions, ...WAIT_FIELDS],
+	execute: placementExecute('placeContactCall', function (itemIndex) {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateItem(
 			this,
@@ -40,6 +40,6 @@ export const placeContactCall: Operation = {
 			from_number_id: input.fromNumberId,
 			...placementBody(input),
 		};
-		return await placeCall(this, 'placeContactCall', body, itemIndex);
+		return { body, startsAt: startsAtOf(input) };
 	}),
 };

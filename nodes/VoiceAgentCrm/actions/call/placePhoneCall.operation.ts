@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { DELAY, PLACEMENT_LABELS, PLACEMENT_OPTIONS, phoneCallOptions, placementBody, placementInput } from '../../shared/callFields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { WAIT_FIELDS } from '../../shared/waitFields';
 import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
-import { placeCall } from './placement';
+import { placementExecute, startsAtOf } from './placeAndAwait';
 
 const toNumberField: INodeProperties = {
 	displayName: 'To Number',
@@ -49,10 +49,10 @@ export const placePhoneCall: Operation = {
 		value: 'placePhoneCall',
 		action: 'Place AI call',
 		description:
-			'Have a voice AI agent call a phone number, now, after a delay or at a scheduled time. Returns the call ID; use Get or Get Status to follow the call. A failed placement is never sent twice.',
+			'Have a voice AI agent call a phone number, now, after a delay or at a scheduled time. Returns the call ID (use Get or Get Status to follow the call), or with Wait for Outcome the full call record once the call has ended. A failed placement is never sent twice.',
 	},
-	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, phoneCallOptions],
-	execute: perItem(async function (itemIndex) {
+	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, phoneCallOptions, ...WAIT_FIELDS],
+	execute: placementExecute('placePhoneCall', function (itemIndex) {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateItem(
 			this,
@@ -80,6 +80,6 @@ export const placePhoneCall: Operation = {
 			...(input.delay ? { delay: input.delay } : {}),
 			...placementBody(input),
 		};
-		return await placeCall(this, 'placePhoneCall', body, itemIndex);
+		return { body, startsAt: startsAtOf(input) };
 	}),
 };

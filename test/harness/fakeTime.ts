@@ -1,0 +1,95 @@
+import { withGlobal, type Clock } from '@sinonjs/fake-timers';
+
+/**
+ * Fake time for runs that wait minutes (a node polling a call, 429 waits): `setTimeout`,
+ * `setInterval` and `Date` are faked, so the node's `sleep` from n8n-workflow returns when the
+ * test moves time, while `setImmediate`, `process.nextTick`, microtasks and I/O stay real, so
+ * loopback HTTP to the simulator completes as usual. Node's own socket timeouts are not faked
+ * either: they belong to node's internal timers, not to the global `setTimeout`.
+ *
+ * Built on @sinonjs/fake-timers, the clock behind jest's modern fake timers, rather than on
+ * `jest.useFakeTimers`, so that the benches (plain ts-node, no jest) drive time the same way.
+ *
+ * Create the simulator AFTER installing: its clock captures `Date.now` when it is constructed,
+ * and then follows the fake time. Its scheduled call steps run when a request reaches it or when
+ * `onStep` calls `sim.clock.runDue()`.
+ */
+
+const realSetTimeout = globalThis.setTimeout;
+
+export interface DriveOptions {
+	/** Fake time moved per step; a request started inside a step is answered at its end or later. */
+	stepMs?: number;
+	/** Run after each step, e.g. `() => sim.clock.runDue()` so that webhooks fire without a request. */
+	onStep?: () => unknown;
+	/** Fake time after which the drive gives up (a run that never settles). Default 6 hours. */
+	maxMs?: number;
+}
+
+export interface FakeTime {
+	clock: Clock;
+	now(): number;
+	/** Move fake time, letting I/O run between steps. */
+	advance(ms: number, options?: DriveOptions): Promise<void>;
+	/** Move fake time step by step until the work settles; answers its result (or throws its error). */
+	runUntilSettled<T>(work: Promise<T>, options?: DriveOptions): Promise<T>;
+	/** Fake time that passed since install. */
+	elapsed(): number;
+	uninstall(): void;
+}
+
+/** A few event-loop turns, including one real millisecond, so that pending loopback I/O completes. */
+async function letIoRun(): Promise<void> {
+	for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+	await new Promise((resolve) => realSetTimeout(resolve, 1));
+	for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export function installFakeTime(): FakeTime {
+	const clock = withGlobal(globalThis).install({
+		now: Date.now(),
+		toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+		loopLimit: 100_000,
+	});
+	const startedAt = clock.now;
+
+	async function step(stepMs: number, onStep?: () => unknown): Promise<void> {
+		await letIoRun();
+		await clock.tickAsync(stepMs);
+		await onStep?.();
+	}
+
+	return {
+		clock,
+		now: () => clock.now,
+		elapsed: () => clock.now - startedAt,
+		async advance(ms, { stepMs = 1_000, onStep } = {}) {
+			const until = clock.now + ms;
+			while (clock.now < until) await step(Math.min(stepMs, until - clock.now), onStep);
+			await letIoRun();
+		},
+		async runUntilSettled<T>(work: Promise<T>, { stepMs = 1_000, onStep, maxMs = 6 * 3_600_000 }: DriveOptions = {}): Promise<T> {
+			let settled = false;
+			const outcome = work.then(
+				(value) => {
+					settled = true;
+					return value;
+				},
+				(error: unknown) => {
+					settled = true;
+					throw error;
+				},
+			);
+			// the rejection is handled when `outcome` is awaited below
+			outcome.catch(() => undefined);
+			const giveUpAt = clock.now + maxMs;
+			while (!settled) {
+				if (clock.now > giveUpAt) throw new Error(`the run did not settle within ${maxMs} ms of fake time`);
+				await step(stepMs, onStep);
+				await letIoRun();
+			}
+			return await outcome;
+		},
+		uninstall: () => clock.uninstall(),
+	};
+}
