@@ -27,8 +27,12 @@ export function apiMessageOf(body: unknown): string {
 	return '';
 }
 
-/** What a no-code user can do about each status, in the words of the API's rules. */
-function adviceFor(status: number, endpoint: Endpoint): string {
+/**
+ * What a no-code user can do about each status, in the words of the API's rules. `repeatable`
+ * tells whether the request could be sent again safely: a write that failed with a 5xx may have
+ * taken effect, so it is not invited to "try again".
+ */
+function adviceFor(status: number, endpoint: Endpoint, repeatable: boolean): string {
 	if (status === 400) return 'The API rejected the request as invalid. Check the fields named in the message.';
 	if (status === 401) {
 		return 'The API key was refused. Check the API key in the Voice Agent CRM API credential (it comes from the dashboard\'s API settings) and that the Base URL points at the right service.';
@@ -43,8 +47,9 @@ function adviceFor(status: number, endpoint: Endpoint): string {
 	}
 	if (status === 409) return endpoint.conflict ?? 'The request conflicts with the current state of the record.';
 	if (status === 429) return 'The rate limit was still exceeded after waiting. Run fewer items at once or spread the runs over time.';
-	if (status === 502) return 'The messaging provider is unavailable. Try again in a little while.';
-	if (status >= 500) return 'The service failed to answer. Try again in a little while.';
+	if (status === 502 && endpoint.repeat === 'provider502') return 'The messaging provider is unavailable. Try again in a little while.';
+	if (status >= 500 && repeatable) return 'The service failed to answer. Try again in a little while.';
+	if (status >= 500) return 'The service failed while handling the request, which may have taken effect. Check as the description says before running the item again.';
 	return 'The API answered with an unexpected status.';
 }
 
@@ -54,11 +59,12 @@ export function apiError(
 	failure: ApiFailure,
 	itemIndex: number | undefined,
 	extra = '',
+	repeatable = true,
 ): NodeApiError {
 	const said = failure.apiMessage ? ` The API said: "${failure.apiMessage}".` : '';
 	const response: JsonObject = { statusCode: failure.status, message: failure.apiMessage };
 	return new NodeApiError(node, response, {
-		message: `${adviceFor(failure.status, endpoint)} (HTTP ${failure.status})`,
+		message: `${adviceFor(failure.status, endpoint, repeatable)} (HTTP ${failure.status})`,
 		description: `${endpoint.method} ${endpoint.path} answered ${failure.status}.${said}${extra ? ` ${extra}` : ''}`,
 		httpCode: String(failure.status),
 		itemIndex,
@@ -78,7 +84,7 @@ export function noAnswerError(
 		{ message: reason },
 		{
 			message: `The service did not answer: ${reason}. Check the Base URL in the credential and that the service is reachable.`,
-			description: `${endpoint.method} ${endpoint.path} got no answer.${extra ? ` ${extra}` : ''}`,
+			description: `${endpoint.method} ${endpoint.path} got no answer: ${reason}.${extra ? ` ${extra}` : ''}`,
 			itemIndex,
 		},
 	);

@@ -30,7 +30,15 @@ export type ApiContext =
 
 export const CREDENTIAL_NAME = 'voiceAgentCrmApi';
 
-/** Bounds of the repeat policy: a run never hangs on a budget that does not come back. */
+/**
+ * Bounds of the repeat policy: a run never hangs on a budget that does not come back.
+ *
+ * `timeoutMs` is how long one request may take before it counts as unanswered (then repeated or
+ * not, by the endpoint's policy). It is a setting of the package, not a node option: the service's
+ * answers take well under a second, and a user who shortened it would only turn slow placements
+ * and sends into "may have been placed" failures, which cannot be repeated. Tests lower it (and
+ * the backoff) here rather than wait 30 s.
+ */
 export const RETRY_LIMITS = {
 	rateLimitTries: 6,
 	rateLimitTotalWaitMs: 5 * 60_000,
@@ -105,7 +113,15 @@ function mayRepeat(endpoint: Endpoint, status: number | undefined, options: Requ
 	}
 }
 
-/** What the user must know when a request that is never repeated failed without a clear answer. */
+/** Whether the request may be sent again after it may have taken effect (a 5xx or no answer). */
+function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
+	return mayRepeat(endpoint, 500, options);
+}
+
+/**
+ * What the user must know when a request failed after it may have taken effect (a 5xx, no answer,
+ * or an answer the node cannot read): whether running the item again is safe, and what to check.
+ */
 function notRepeatedNote(endpoint: Endpoint, options: RequestOptions): string {
 	if (endpoint.repeat === 'never' && endpoint.path.startsWith('/v1/calls/single-')) {
 		return 'The call was not placed again, so that nobody is called twice: the first attempt may have placed it. Check the calls list (Call → Get Many) before running this item again.';
@@ -113,44 +129,61 @@ function notRepeatedNote(endpoint: Endpoint, options: RequestOptions): string {
 	if (endpoint.repeat === 'never') {
 		return 'The request was not repeated because it may already have taken effect. Check before running the item again.';
 	}
+	if (endpoint.repeat === 'provider502') {
+		return 'The message was not sent again, so that the contact does not get it twice: the first attempt may have sent it. Check the conversation (Thread → Get Many, or the inbox) before running this item again.';
+	}
 	if (endpoint.repeat === 'eventIds' && !options.repeatSafe) {
-		return 'The batch was not repeated because some events have no event ID, so a repeat could store them twice. Give every event an ID (or keep "Derive Event IDs" on) to make batches safe to repeat.';
+		return 'The batch was not repeated because some events have no event ID, so a repeat could store them twice: the first attempt may have stored them. Give every event an ID (or keep "Derive Event IDs" on) to make batches safe to repeat.';
+	}
+	if (endpoint.repeat === 'eventIds') {
+		return 'Every event has an ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.';
 	}
 	return '';
 }
 
-function unexpectedShape(context: ApiContext, endpoint: Endpoint, itemIndex: number | undefined, what: string) {
+function unexpectedAnswer(
+	context: ApiContext,
+	endpoint: Endpoint,
+	status: number,
+	what: string,
+	options: RequestOptions,
+): NodeOperationError {
+	const note = notRepeatedNote(endpoint, options);
 	return new NodeOperationError(
 		context.getNode(),
-		`The service answered ${endpoint.method} ${endpoint.path} with ${what}. This may be a wrong Base URL (a web page instead of the API) or a service change.`,
-		{ itemIndex },
+		`The service answered ${endpoint.method} ${endpoint.path} with HTTP ${status} but ${what}. This may be a wrong Base URL (a web page instead of the API) or a service change: check the Base URL in the credential.`,
+		{
+			itemIndex: options.itemIndex,
+			description: note ? `The request reached the service and may have taken effect. ${note}` : undefined,
+		},
 	);
 }
 
-function unwrap(
-	context: ApiContext,
-	endpoint: Endpoint,
-	body: unknown,
-	itemIndex: number | undefined,
-): { payload: unknown; total?: number } {
+/**
+ * The payload out of the answer's shape (`endpoint.answer`), or what is wrong with the answer. A
+ * bare answer is a record with its `id` (a call, a message, a contact, a thread) or a boolean
+ * (tag deletion), as the reference shows them.
+ */
+function unwrap(endpoint: Endpoint, body: unknown): { payload: unknown; total?: number } | { wrong: string } {
 	const record = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
 	switch (endpoint.answer) {
 		case 'bare':
-			if (body === undefined || body === null) throw unexpectedShape(context, endpoint, itemIndex, 'an empty answer');
+			if (body === undefined || body === null) return { wrong: 'an empty answer' };
+			if (typeof body !== 'boolean' && (!record || record.id === undefined)) return { wrong: 'an answer that is not a record with its ID' };
 			return { payload: body };
 		case 'envelope':
-			if (!record || !('data' in record)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without its data envelope');
+			if (!record || !('data' in record)) return { wrong: 'an answer without its data envelope' };
 			return { payload: record.data };
 		case 'paginated':
 			// the reference's contacts example is a bare array; its limits section describes the envelope
 			if (Array.isArray(body)) return { payload: body };
-			if (!record || !Array.isArray(record.data)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a data list');
+			if (!record || !Array.isArray(record.data)) return { wrong: 'an answer without a data list' };
 			return { payload: record.data, total: numberOr((record.pagination as IDataObject | undefined)?.total_rows) };
 		case 'counted':
-			if (!record || !Array.isArray(record.data)) throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a data list');
+			if (!record || !Array.isArray(record.data)) return { wrong: 'an answer without a data list' };
 			return { payload: record.data, total: numberOr(record.count) };
 		case 'send':
-			if (!record || typeof record.success !== 'boolean') throw unexpectedShape(context, endpoint, itemIndex, 'an answer without a success flag');
+			if (!record || typeof record.success !== 'boolean') return { wrong: 'an answer without a success flag' };
 			return { payload: record };
 	}
 }
@@ -223,9 +256,10 @@ export async function apiRequest<T = unknown>(
 		const { parsed, malformed } = parseBody(response.body);
 
 		if (status >= 200 && status < 300) {
-			if (malformed) throw unexpectedShape(this, endpoint, itemIndex, 'a body that is not JSON');
-			const { payload, total } = unwrap(this, endpoint, parsed, itemIndex);
-			return { payload: payload as T, total, status, rateLimited: rateLimitTries };
+			if (malformed) throw unexpectedAnswer(this, endpoint, status, 'a body that is not JSON', options);
+			const answer = unwrap(endpoint, parsed);
+			if ('wrong' in answer) throw unexpectedAnswer(this, endpoint, status, answer.wrong, options);
+			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries };
 		}
 
 		if (status === 429) {
@@ -258,7 +292,7 @@ export async function apiRequest<T = unknown>(
 			continue;
 		}
 		const note = status >= 500 ? notRepeatedNote(endpoint, options) : '';
-		throw apiError(this.getNode(), endpoint, { status, apiMessage: apiMessageOf(parsed) }, itemIndex, note);
+		throw apiError(this.getNode(), endpoint, { status, apiMessage: apiMessageOf(parsed) }, itemIndex, note, isRepeatable(endpoint, options));
 	}
 }
 

@@ -1,0 +1,177 @@
+import { ENDPOINTS, type EndpointName, type RepeatPolicy } from '../../nodes/VoiceAgentCrm/transport/endpoints';
+import type { Fault } from '../simulator';
+
+/**
+ * The fault matrix: operation classes × faults the simulator injects, with each cell's outcome
+ * derived from the endpoint's repeat policy (`../shared/decisions.md`, "Requests"). The test runs
+ * every cell against it and the README's table is rendered from it, so the table is the policy.
+ */
+
+/** How the request policy sorts a fault. */
+export type FaultKind =
+	/** 429: the request was rejected, so nothing happened; always waited out and repeated. */
+	| 'rateLimit'
+	/** A 5xx: the request may have taken effect. */
+	| 'serverError'
+	/** 502: the messaging provider was unavailable; the reference calls a WhatsApp send safe to repeat. */
+	| 'providerUnavailable'
+	/** A timeout or a dropped connection: the request may have taken effect. */
+	| 'noAnswer'
+	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
+	| 'badAnswer';
+
+/**
+ * The request timeout of the matrix run. The nodes' own is 30 s (`RETRY_LIMITS.timeoutMs`); the
+ * test lowers that setting rather than waiting 30 s a cell.
+ */
+export const MATRIX_TIMEOUT_MS = 400;
+
+export interface FaultColumn {
+	key: string;
+	/** The column head in the README. */
+	label: string;
+	kind: FaultKind;
+	fault: Fault;
+	/**
+	 * Whether the service carries the request out before the fault answers. The reference says a
+	 * 429 and a provider 502 mean nothing happened; every other fault is injected after the request
+	 * took effect, the worst case for a write that must not be sent twice.
+	 */
+	handled: boolean;
+	/** What the error of a failed item must say: the status or what happened. */
+	says: RegExp;
+}
+
+const HTML_ERROR_PAGE =
+	'<!DOCTYPE html><html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
+
+export const FAULTS: FaultColumn[] = [
+	{
+		key: 'retryAfter429',
+		label: '429 with Retry-After',
+		kind: 'rateLimit',
+		fault: { status: 429, retryAfter: 1, body: { statusCode: 429, message: 'Too many requests' } },
+		handled: false,
+		says: /HTTP 429/,
+	},
+	{
+		key: 'plain429',
+		label: '429 without it',
+		kind: 'rateLimit',
+		fault: { status: 429, body: { statusCode: 429, message: 'Too many requests' } },
+		handled: false,
+		says: /HTTP 429/,
+	},
+	{
+		key: 'error500',
+		label: '500',
+		kind: 'serverError',
+		fault: { status: 500, afterHandling: true, body: { statusCode: 500, message: 'Internal server error' } },
+		handled: true,
+		says: /HTTP 500/,
+	},
+	{
+		key: 'provider502',
+		label: '502',
+		kind: 'providerUnavailable',
+		fault: { status: 502, body: { statusCode: 502, success: false, message: 'Messaging provider unavailable' } },
+		handled: false,
+		says: /HTTP 502/,
+	},
+	{
+		key: 'slow',
+		label: 'slower than the timeout',
+		kind: 'noAnswer',
+		// the answer comes, and the request takes effect, after the node has given up on it
+		fault: { delayMs: MATRIX_TIMEOUT_MS * 4 },
+		handled: true,
+		says: /timed out/,
+	},
+	{
+		key: 'drop',
+		label: 'dropped connection',
+		kind: 'noAnswer',
+		fault: { drop: true, afterHandling: true },
+		handled: true,
+		says: /connection was dropped/,
+	},
+	{
+		key: 'malformedJson',
+		label: 'malformed JSON',
+		kind: 'badAnswer',
+		fault: { status: 200, rawBody: '{"statusCode": 200, "data": {"id": ', contentType: 'application/json', afterHandling: true },
+		handled: true,
+		says: /HTTP 200.*not JSON/,
+	},
+	{
+		key: 'htmlPage',
+		label: 'HTML error page (503)',
+		kind: 'serverError',
+		fault: { status: 503, rawBody: HTML_ERROR_PAGE, contentType: 'text/html', afterHandling: true },
+		handled: true,
+		says: /HTTP 503.*503 Service Temporarily Unavailable/s,
+	},
+	{
+		key: 'unexpectedShape',
+		label: '200, unexpected shape',
+		kind: 'badAnswer',
+		fault: { status: 200, body: { status: 'ok' }, afterHandling: true },
+		handled: true,
+		says: /HTTP 200 .*(without|not)/,
+	},
+];
+
+export interface OperationClass {
+	key: string;
+	/** The row head in the README. */
+	label: string;
+	/** The endpoint the faults hit; its repeat policy decides every cell of the row. */
+	endpoint: EndpointName;
+	/** Event batches: whether every event carries an `event_id`. */
+	repeatSafe?: boolean;
+	/** A poll fails as a whole (the trigger keeps its state); an action fails its item. */
+	trigger?: boolean;
+}
+
+export const OPERATION_CLASSES: OperationClass[] = [
+	{ key: 'read', label: 'Read (Agent → Get)', endpoint: 'getAgent' },
+	{ key: 'update', label: 'Update (Contact → Update)', endpoint: 'updateContact' },
+	{ key: 'create', label: 'Create (Contact → Create)', endpoint: 'createContact' },
+	{ key: 'placement', label: 'Call placement (Call → Place AI Call)', endpoint: 'placePhoneCall' },
+	{ key: 'whatsapp', label: 'WhatsApp send (WhatsApp → Send Message)', endpoint: 'sendMessage' },
+	{ key: 'eventsWithIds', label: 'Event batch, every event with an ID', endpoint: 'sendEvents', repeatSafe: true },
+	{ key: 'eventsWithoutIds', label: 'Event batch, some events without an ID', endpoint: 'sendEvents', repeatSafe: false },
+	{ key: 'poll', label: 'Trigger poll (Call Finished)', endpoint: 'listCalls', trigger: true },
+];
+
+export type Outcome = 'repeats' | 'fails';
+
+/** The policy, cell by cell: whether a request that met this fault is sent again. */
+export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcome {
+	const policy: RepeatPolicy = ENDPOINTS[row.endpoint].repeat;
+	const repeatable = policy === 'idempotent' || (policy === 'eventIds' && row.repeatSafe === true);
+	switch (fault.kind) {
+		case 'rateLimit':
+			return 'repeats';
+		case 'badAnswer':
+			return 'fails';
+		case 'providerUnavailable':
+			return repeatable || policy === 'provider502' ? 'repeats' : 'fails';
+		case 'serverError':
+		case 'noAnswer':
+			return repeatable ? 'repeats' : 'fails';
+	}
+}
+
+function cellText(row: OperationClass, fault: FaultColumn): string {
+	if (expectedOutcome(row, fault) === 'repeats') return fault.kind === 'rateLimit' ? 'waits, repeats, succeeds' : 'repeats, succeeds';
+	return row.trigger ? 'poll fails, state kept' : 'item fails, sent once';
+}
+
+/** The README's table: one row per operation class, one column per fault. */
+export function renderMatrix(): string {
+	const head = `| | ${FAULTS.map((f) => f.label).join(' | ')} |`;
+	const rule = `|---|${FAULTS.map(() => '---').join('|')}|`;
+	const rows = OPERATION_CLASSES.map((row) => `| ${row.label} | ${FAULTS.map((f) => cellText(row, f)).join(' | ')} |`);
+	return [head, rule, ...rows].join('\n');
+}
