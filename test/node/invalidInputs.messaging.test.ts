@@ -15,7 +15,7 @@ const sendMessage = { resource: 'whatsapp', operation: 'sendMessage', ...to, con
  * checks already stop a literal empty required field or an ID the locator's pattern refuses.
  */
 const FROM_ITEM = '={{ $json.value }}';
-const itemWith = (value: unknown) => [{ value }];
+const itemWith = (value: IDataObject[string]): IDataObject[] => [{ value }];
 const updateThread = { resource: 'thread', operation: 'update', threadId: byId('thr-1'), status: 'closed' };
 
 interface Case {
