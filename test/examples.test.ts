@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { installFakeTime } from './harness/fakeTime';
 import { activateTrigger, exampleFiles, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure, triggerOf } from './harness/examples';
 import type { CredentialData, WorkflowJson } from './harness/engine';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from './harness/nodeTypes';
@@ -43,6 +44,23 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 			expect(outputOf(again, 'Send Events')[250].summary).toMatchObject({ created: 0, duplicate: 245, rejected: 5, requests: 3 });
 			expect(sim.org.events).toHaveLength(245);
 		});
+	},
+
+	'place-call-and-wait.json': async (workflow) => {
+		// the node reads the call's status every 5 s or more until its analysis is in: in fake time
+		const time = installFakeTime();
+		try {
+			await withSimulator(async (sim) => {
+				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), { onStep: () => sim.clock.runDue() });
+				expect(runFailure(run)).toBeUndefined();
+				const [call] = outputOf(run, 'Call John and Wait');
+				expect(call).toMatchObject({ call_status: 'completed', call_result: 'answered', contact: { id: MAIN_ORG_IDS.contacts.johnSmith } });
+				expect((call.call_analysis as IDataObject).summary).toEqual(expect.stringContaining('John Smith'));
+				expect(sim.requestsTo('POST', '/v1/calls/single-contact-call')).toHaveLength(1);
+			});
+		} finally {
+			time.uninstall();
+		}
 	},
 
 	'follow-up-finished-calls.json': async (workflow) => {
@@ -112,7 +130,7 @@ describe('examples/', () => {
 	const files = exampleFiles();
 
 	it('holds the example workflows, each with its scenario here', () => {
-		expect(files.length).toBeGreaterThanOrEqual(3);
+		expect(files.length).toBeGreaterThanOrEqual(4);
 		expect(files.filter((file) => !SCENARIOS[file])).toEqual([]);
 	});
 
