@@ -1,0 +1,197 @@
+/**
+ * `npm run test:n8n`: the package proven in a real n8n.
+ *
+ * 1. A pinned n8n (2.38.7, on Node 24 from the npm registry) in a cache folder outside the sources
+ *    (install.sh; reused when present).
+ * 2. The package built and packed (`npm pack`), the tarball installed as a community package into an
+ *    isolated n8n user folder, the way n8n's own installer does it.
+ * 3. The simulator started in this process (its clock is moved from here), a credential pointing at it
+ *    imported, every `examples/*.json` imported unchanged and run with `n8n execute`, its output checked.
+ * 4. `n8n start` with a Voice Agent CRM Trigger workflow published: calls finish in the simulator,
+ *    exactly one execution item per finished call (read through n8n's REST API).
+ * 5. In parallel, the editor in headless Chromium (browser.ts): sign-in, "Place AI Call" from the
+ *    nodes panel, its form, the credential test.
+ *
+ * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
+ * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { startSimulator } from '../../test/simulator';
+import { runBrowserTest } from './browser';
+import { runExamples } from './examples';
+import {
+	CheckFailure,
+	checks,
+	freePort,
+	freshDir,
+	installPaths,
+	keepSecret,
+	log,
+	N8nInstance,
+	PACKAGE_NAME,
+	redact,
+	ROOT,
+	runOk,
+	writeJson,
+} from './lib';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
+import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
+
+async function main(): Promise<void> {
+	const t0 = Date.now();
+	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n'));
+	const logDir = freshDir(path.join(workDir, 'logs'));
+	const screenshotDir = freshDir(path.join(workDir, 'screenshots'));
+	const timings: Record<string, number> = {};
+	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+		const start = Date.now();
+		try {
+			return await work();
+		} finally {
+			timings[name] = Math.round((Date.now() - start) / 100) / 10;
+		}
+	};
+
+	// 1. n8n itself
+	const cacheDir = await timed('install n8n', async () => {
+		log('n8n: installing or reusing the cached installation');
+		const result = await runOk('bash', [path.join(__dirname, 'install.sh')], { echo: true, timeoutMs: 25 * 60_000 });
+		return result.stdout.trim().split('\n').pop()!;
+	});
+	const install = installPaths(cacheDir);
+	log(`n8n: ${cacheDir}`);
+
+	// 2. The package as users get it
+	const tarball = await timed('build and pack', async () => {
+		if (process.env.TEST_N8N_SKIP_BUILD !== '1') await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
+		const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], { logFile: path.join(logDir, 'pack.log') });
+		const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+		return path.join(workDir, filename);
+	});
+	log(`package: ${path.basename(tarball)}`);
+
+	const userFolder = freshDir(path.join(workDir, 'user'));
+	const n8n = new N8nInstance(install, userFolder, logDir, await freePort());
+	await timed('install community package', () => installCommunityPackage(n8n, tarball));
+
+	// 3. The simulator, in this process
+	const sim = await startSimulator({ apiKey: `vak_${randomBytes(18).toString('hex')}` });
+	keepSecret(sim.apiKey);
+	log(`simulator: ${sim.baseUrl}`);
+
+	let failed: unknown;
+	try {
+		await timed('import credential', async () => {
+			const file = path.join(workDir, 'credentials.json');
+			writeJson(file, [
+				{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'voiceAgentCrmApi', data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl } },
+			]);
+			await n8n.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
+		});
+
+		const examples = readdirSync(path.join(ROOT, 'examples'))
+			.filter((f) => f.endsWith('.json'))
+			.sort();
+		const { live } = await timed('examples', () => runExamples(n8n, sim, examples, workDir));
+
+		if (process.env.TEST_N8N_SKIP_TRIGGER !== '1' || live.length) {
+			await timed('prepare trigger workflow', () => prepareTriggerWorkflow(n8n, workDir, live));
+		}
+
+		// 4 and 5: one running n8n
+		await timed('n8n start', () => n8n.start());
+		log(`n8n: serving ${n8n.url}`);
+		const owner = await setUpOwner(n8n);
+		if (process.env.TEST_N8N_PAUSE === '1') {
+			// for writing the browser test: n8n and the simulator stay up until this process is stopped
+			writeJson(path.join(workDir, 'session.json'), { url: n8n.url, owner, simulator: sim.baseUrl });
+			log(`paused: ${path.join(workDir, 'session.json')}`);
+			await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()));
+		}
+
+		const work: Array<Promise<void>> = [];
+		if (process.env.TEST_N8N_SKIP_TRIGGER !== '1' || live.length) {
+			work.push(timed('trigger live', () => runTriggerTest(n8n, sim, live)));
+		}
+		if (process.env.TEST_N8N_SKIP_BROWSER !== '1') {
+			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));
+		}
+		const outcomes = await Promise.allSettled(work);
+		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+		if (rejected) throw rejected.reason;
+	} catch (error) {
+		failed = error;
+	} finally {
+		await n8n.stop();
+		await sim.stop();
+	}
+
+	const seconds = Math.round((Date.now() - t0) / 1000);
+	log(`durations (s): ${Object.entries(timings)
+		.map(([k, v]) => `${k} ${v}`)
+		.join(', ')}`);
+	log(`logs: ${logDir}`);
+	log(`screenshots: ${screenshotDir}`);
+	if (failed) {
+		const message = failed instanceof Error ? failed.message : String(failed);
+		log(`FAILED after ${seconds}s: ${failed instanceof CheckFailure ? '' : 'error: '}${message}`);
+		if (!(failed instanceof CheckFailure) && failed instanceof Error) console.error(redact(failed.stack ?? ''));
+		console.log(`test:n8n: ${checks.passed} passed, 1 failed`);
+		process.exit(1);
+	}
+	console.log(`test:n8n: ${checks.passed} passed, 0 failed (${seconds}s)`);
+	process.exit(0);
+}
+
+/**
+ * What n8n's community package installer does (CommunityPackagesService.downloadPackage): the
+ * tarball extracted into `<user folder>/.n8n/nodes/node_modules/<package>`, its dev, peer and optional
+ * dependencies dropped from its package.json, `npm install` run there, and the package listed in
+ * `.n8n/nodes/package.json`.
+ */
+async function installCommunityPackage(n8n: N8nInstance, tarball: string): Promise<void> {
+	const nodesDir = path.join(n8n.n8nDir, 'nodes');
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	mkdirSync(packageDir, { recursive: true });
+	await runOk('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
+	const manifestFile = path.join(packageDir, 'package.json');
+	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(
+		readFileSync(manifestFile, 'utf8'),
+	) as Record<string, unknown>;
+	writeJson(manifestFile, manifest);
+	await runOk(
+		'npm',
+		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		{ cwd: packageDir, env: n8n.env() },
+	);
+	writeJson(path.join(nodesDir, 'package.json'), {
+		name: 'installed-nodes',
+		private: true,
+		dependencies: { [PACKAGE_NAME]: manifest.version },
+	});
+	const files = readdirSync(path.join(packageDir, 'dist', 'nodes'));
+	log(`package installed in ${packageDir} (dist/nodes: ${files.join(', ')})`);
+}
+
+export interface Owner {
+	email: string;
+	password: string;
+}
+
+/** The instance owner, set up through n8n's REST API, then signed in (the session serves the REST reads). */
+async function setUpOwner(n8n: N8nInstance): Promise<Owner> {
+	const owner: Owner = { email: 'owner@example.test', password: `Sim-${randomBytes(6).toString('hex')}-9A` };
+	await n8n.restOk('POST', '/owner/setup', { email: owner.email, firstName: 'Test', lastName: 'Owner', password: owner.password });
+	await n8n.restOk('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
+	log('n8n: owner set up through POST /rest/owner/setup and signed in');
+	return owner;
+}
+
+void main().catch((error: unknown) => {
+	console.error(redact(error instanceof Error ? (error.stack ?? error.message) : String(error)));
+	console.log('test:n8n: 0 passed, 1 failed');
+	process.exit(1);
+});
