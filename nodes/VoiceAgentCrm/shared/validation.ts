@@ -90,10 +90,18 @@ export function validateItem<T extends z.ZodTypeAny>(
 	return failItem(context, itemIndex, problems);
 }
 
+/** Problems listed in an error's description; a list of 20,000 bad entries must not make a 20,000-line error. */
+const PROBLEMS_LISTED = 10;
+
 export function failItem(context: IExecuteFunctions, itemIndex: number, problems: string[]): never {
+	const listed = problems.slice(0, PROBLEMS_LISTED);
+	const more = problems.length - listed.length;
 	throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${problems[0]}`, {
 		itemIndex,
-		description: problems.length > 1 ? `All problems in item ${itemIndex}:\n- ${problems.join('\n- ')}` : undefined,
+		description:
+			problems.length > 1
+				? `All problems in item ${itemIndex}:\n- ${listed.join('\n- ')}${more ? `\n- and ${more} more of the same kind` : ''}`
+				: undefined,
 	});
 }
 

@@ -9,8 +9,12 @@ export interface ApiFailure {
 	apiMessage: string;
 }
 
-/** The API's own message from any of the error bodies the reference shows. */
+/** The API's own message from any of the error bodies the reference shows, cut to a readable length. */
 export function apiMessageOf(body: unknown): string {
+	return shortened(fullMessageOf(body));
+}
+
+function fullMessageOf(body: unknown): string {
 	if (body && typeof body === 'object') {
 		const record = body as Record<string, unknown>;
 		for (const key of ['message', 'error', 'detail']) {
@@ -20,11 +24,13 @@ export function apiMessageOf(body: unknown): string {
 		}
 		return '';
 	}
-	if (typeof body === 'string') {
-		const text = body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-		return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-	}
+	if (typeof body === 'string') return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 	return '';
+}
+
+/** An API message that echoes a 100,000-character value must not make a 100,000-character error. */
+function shortened(text: string): string {
+	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 /**
@@ -46,6 +52,10 @@ function adviceFor(status: number, endpoint: Endpoint, repeatable: boolean): str
 		return 'Not found in this organization: the ID does not exist, was deleted, or belongs to another organization.';
 	}
 	if (status === 409) return endpoint.conflict ?? 'The request conflicts with the current state of the record.';
+	if (status === 413) return 'The request is too large for the service: a file or text is bigger than it accepts. Send a smaller file, or a public URL to it.';
+	if (status === 414 || status === 431) {
+		return 'The request was refused before the API read it: an ID or a filter is far too long for a web address. Check the IDs and filters of this item.';
+	}
 	if (status === 429) return 'The rate limit was still exceeded after waiting. Run fewer items at once or spread the runs over time.';
 	if (status === 502 && endpoint.repeat === 'provider502') return 'The messaging provider is unavailable. Try again in a little while.';
 	if (status >= 500 && repeatable) return 'The service failed to answer. Try again in a little while.';

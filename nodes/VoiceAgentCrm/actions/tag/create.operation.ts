@@ -12,7 +12,7 @@ const TAG = z.object({
 		.string()
 		.trim()
 		.regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex color: # then 3 or 6 hex digits, like #ff9900'),
-	label: z.string().trim().optional(),
+	label: z.string({ invalid_type_error: 'must be text' }).trim().optional(),
 });
 
 const LABELS = { name: 'Name', color: 'Color', label: 'Label' };
@@ -52,14 +52,19 @@ export const createTag: Operation = {
 		},
 	],
 	execute: perItem(async function (itemIndex) {
-		const label = this.getNodeParameter('label', itemIndex, '') as string;
+		const label: unknown = this.getNodeParameter('label', itemIndex, '');
 		const input = {
 			name: this.getNodeParameter('name', itemIndex),
 			color: this.getNodeParameter('color', itemIndex),
-			...(label.trim() && { label }),
+			...(isGiven(label) && { label }),
 		};
 		const body = validateItem(this, TAG, input, itemIndex, LABELS);
 		const { payload } = await apiRequest.call(this, 'createTag', { body, itemIndex });
 		return payload as IDataObject;
 	}),
 };
+
+/** An optional value left empty, blank or resolving to null is not sent. */
+function isGiven(value: unknown): boolean {
+	return value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '');
+}
