@@ -3,6 +3,7 @@ import type { IDataObject, INode, INodeExecutionData, INodeParameters, WorkflowA
 import { Workflow } from 'n8n-workflow';
 
 import { additionalDataFor, CREDENTIAL_REF, type CredentialData } from './engine';
+import { assertNoSecret, registerSecret } from './secrets';
 import { TestNodeTypes, TRIGGER_NODE } from './nodeTypes';
 
 export interface PollingTriggerOptions {
@@ -30,8 +31,12 @@ export interface PollingTrigger {
 
 const NODE_NAME = 'Voice Agent CRM Trigger';
 
-/** A Voice Agent CRM Trigger in an active workflow, polled through n8n-core's PollContext. */
+/**
+ * A Voice Agent CRM Trigger in an active workflow, polled through n8n-core's PollContext. Every
+ * poll's items, error and the static data it leaves are scanned for the API key.
+ */
 export function pollingTrigger(options: PollingTriggerOptions): PollingTrigger {
+	registerSecret(options.credentials.apiKey);
 	const nodeTypes = new TestNodeTypes();
 	const additionalData = additionalDataFor(options.credentials);
 	const node: INode = {
@@ -57,9 +62,15 @@ export function pollingTrigger(options: PollingTriggerOptions): PollingTrigger {
 			const realNow = Date.now;
 			if (options.clock) Date.now = options.clock;
 			try {
-				return await nodeType.poll!.call(context);
+				const output = await nodeType.poll!.call(context);
+				assertNoSecret('The poll\'s items', output);
+				return output;
+			} catch (error) {
+				assertNoSecret('The poll\'s error', error);
+				throw error;
 			} finally {
 				Date.now = realNow;
+				assertNoSecret('The trigger\'s static data', workflow.staticData);
 			}
 		},
 		get staticData() {
