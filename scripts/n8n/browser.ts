@@ -72,67 +72,109 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		await page.goto(`${n8n.url}/workflow/new`);
 		await page.getByTestId('canvas-add-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Place AI Call');
-		const nodeItem = page.getByTestId('node-creator-item-name').getByText('Voice Agent CRM', { exact: true });
+		const nodeItem = page.getByTestId('node-creator-item-name').getByText('Voice Agent CRM', { exact: true }).first();
 		const found = await nodeItem
-			.first()
 			.waitFor({ timeout: 10_000 })
 			.then(() => true)
 			.catch(() => false);
 		await screenshot('nodes-panel-search');
-		check(found, 'editor: searching the nodes panel for "Place AI Call" finds the Voice Agent CRM node');
-		await nodeItem.first().click();
-		const action = page.getByTestId('node-creator-action-item').filter({ hasText: /^Place AI call$/ });
-		await action.first().waitFor();
+		check(
+			found,
+			'editor: searching the nodes panel for "Place AI Call" finds the Voice Agent CRM node',
+			() =>
+				'n8n leaves nodes whose codex categories include "AI" out of its search on a canvas without AI nodes, and matches names and codex aliases only',
+		);
+		await nodeItem.click();
+		await page.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
+		const action = page.getByTestId('node-creator-item-name').getByText('Place AI call', { exact: true }).first();
+		await action.waitFor();
 		await screenshot('node-actions');
-		await action.first().click();
+		await action.click();
 
 		// the form
 		const ndv = page.getByTestId('ndv');
 		await ndv.waitFor();
 		await screenshot('place-ai-call-form');
-		const credential = page.getByTestId('node-credentials-select').locator('input');
-		check((await credential.inputValue()) === CREDENTIAL_NAME, `editor: the credential "${CREDENTIAL_NAME}" is selected`);
+		const credentialSelect = page.getByTestId('node-credentials-select');
+		const credentialText = [
+			await credentialSelect.innerText(),
+			...(await credentialSelect.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))),
+		].join(' ');
+		check(credentialText.includes(CREDENTIAL_NAME), `editor: the credential "${CREDENTIAL_NAME}" is selected by itself`);
 
 		const agents = [...sim.org.agents.values()].map((a) => a.name);
-		const listed = await openLocatorList(page, 'agentId');
-		await screenshot('agent-picker');
+		const listedAgents = await openLocatorList(page, 'agentId', agents[agents.length - 1], () => screenshot('agent-picker'));
 		check(
-			agents.length > 0 && agents.every((name) => listed.some((text) => text.includes(name))),
-			`editor: the agent picker lists the simulator's agents (${agents.join(', ')})`,
-			() => `listed: ${listed.join(' | ')}`,
+			agents.length > 0 && agents.every((name) => listedAgents.some((text) => text.includes(name))),
+			`editor: the agent picker lists the simulator's agents (${listedAgents.join(', ')})`,
+			() => `expected ${agents.join(', ')}`,
 		);
-		await page.keyboard.press('Escape');
 
 		const numbers = [...sim.org.phoneNumbers.values()].map((n) => n.phone_number);
-		const listedNumbers = await openLocatorList(page, 'fromNumber');
-		await screenshot('from-number-picker');
+		const listedNumbers = await openLocatorList(page, 'fromNumber', numbers[0]);
+		await screenshot('agent-and-number-chosen');
 		check(
 			numbers.every((n) => listedNumbers.some((text) => text.includes(n))),
 			`editor: the From Number picker lists the simulator's numbers (${numbers.join(', ')})`,
 			() => `listed: ${listedNumbers.join(' | ')}`,
 		);
-		await page.keyboard.press('Escape');
 
-		await addCollectionOption(page, 'additionalFields', 'Schedule');
-		const schedule = ndv.getByText('Date and Time').first();
-		await schedule.waitFor();
+		await page.getByTestId('collection-parameter-add').click();
+		await dropdownItems(page).getByText('Schedule', { exact: true }).click();
+		await page.getByTestId('fixed-collection-schedule').getByTestId('fixed-collection-add').click();
+		await ndv.getByText('Date and Time', { exact: true }).first().waitFor();
 		await screenshot('schedule-fields');
-		check(await ndv.getByText('Time Zone').first().isVisible(), 'editor: the schedule fields show (Date and Time, Time Zone)');
+		check(
+			(await ndv.getByText('Time Zone', { exact: true }).first().isVisible()) && (await ndv.getByText('Wait for Outcome', { exact: true }).isVisible()),
+			'editor: the schedule fields show (Schedule → Date and Time, Time Zone) beside Wait for Outcome',
+		);
 
 		// the voice list, on Agent → Create
-		await selectOption(page, 'resource', 'Agent');
-		await selectOption(page, 'operation', 'Create');
-		const voices = await openOptions(page, 'voice_id');
+		await choose(page, 'resource', 'Agent');
+		await choose(page, 'operation', 'Create');
+		await openSelect(page, 'voice_id');
+		const voiceItems = dropdownItems(page);
+		const voices = await voiceItems.allInnerTexts();
 		await screenshot('voice-list');
+		await voiceItems.filter({ hasText: VOICES[2].name }).first().click();
 		check(
-			VOICES.every((v) => voices.some((text) => text.includes(v.name))),
-			`editor: the voice list loads the simulator's ${VOICES.length} voices`,
+			voices.length === VOICES.length && VOICES.every((v) => voices.some((text) => text.startsWith(v.name))),
+			`editor: the voice list loads the simulator's ${VOICES.length} voices (${voices.map((v) => v.split(' ')[0]).join(', ')})`,
 			() => `listed: ${voices.join(' | ')}`,
 		);
-		await page.keyboard.press('Escape');
 
-		// the credential's test: the imported one succeeds, one with a wrong key fails clearly
-		await credentialTests(page, sim, screenshot);
+		// the credential's test: the imported one succeeds against the simulator
+		const before = sim.requests.length;
+		await page.getByTestId('credential-edit-button').click();
+		const success = page.getByTestId('credentials-config-container-test-success');
+		await success.waitFor();
+		await screenshot('credential-test-succeeds');
+		const tested = sim.requests.slice(before).filter((r) => r.path === '/v1/agents/voices');
+		check(
+			tested.some((r) => r.status === 200),
+			`editor: the credential's test succeeds ("${(await success.innerText()).split('\n')[0].trim()}"), answered 200 by the simulator`,
+		);
+		await closeCredentialModal(page);
+
+		// a new credential with a wrong key: the test fails, and says why
+		await page.getByTestId('node-credentials-select').click();
+		await page.getByTestId('node-credentials-select-item-new').click();
+		const fields = page.getByTestId('credential-connection-parameter');
+		await fields.nth(0).locator('input').fill('vak_wrong_key_typed_in_the_browser');
+		await fields.nth(1).locator('input').fill(sim.baseUrl);
+		const beforeWrong = sim.requests.length;
+		await page.getByTestId('credential-save-button').click();
+		const failure = page.getByText('Couldn’t connect with these settings').or(page.getByText("Couldn't connect with these settings")).first();
+		await failure.waitFor();
+		await page.getByText('More details', { exact: true }).first().click();
+		const reason = page.getByText('The API key was refused (401)', { exact: false }).first();
+		await reason.waitFor();
+		await screenshot('credential-test-wrong-key');
+		const refused = sim.requests.slice(beforeWrong).filter((r) => r.path === '/v1/agents/voices');
+		check(
+			refused.some((r) => r.status === 401),
+			`editor: with a wrong key the test fails clearly ("${(await reason.innerText()).trim()}"), answered 401 by the simulator`,
+		);
 	} catch (error) {
 		if (page) await screenshot('failure').catch(() => undefined);
 		throw error;
@@ -142,40 +184,45 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 	log(`editor: ${shot} screenshots in ${dir}`);
 }
 
-/** Open a resource locator's list and read its entries. */
-async function openLocatorList(page: Page, parameter: string): Promise<string[]> {
-	const field = page.getByTestId(`parameter-input-${parameter}`);
-	await field.locator('input').first().click();
+/** Open a resource locator's list, read its entries, and choose the one with `pick` in it (which closes the list). */
+async function openLocatorList(page: Page, parameter: string, pick: string, whileOpen?: () => Promise<unknown>): Promise<string[]> {
+	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item');
 	await items.first().waitFor();
-	return await items.allInnerTexts();
+	const texts = await items.allInnerTexts();
+	await whileOpen?.();
+	await items.filter({ hasText: pick }).first().click();
+	await items.first().waitFor({ state: 'hidden' });
+	return texts;
 }
 
-/** Open an options parameter's dropdown and read its entries. */
-async function openOptions(page: Page, parameter: string): Promise<string[]> {
-	await page.getByTestId(`parameter-input-${parameter}`).locator('input').first().click();
-	const items = visibleDropdownItems(page);
-	await items.first().waitFor();
-	return await items.allInnerTexts();
+async function closeCredentialModal(page: Page): Promise<void> {
+	const modal = page.getByTestId('editCredential-modal');
+	const close = modal.locator('.el-dialog__headerbtn, [aria-label="Close"], [aria-label="Close this dialog"]').first();
+	if (await close.count()) await close.click();
+	else await page.keyboard.press('Escape');
+	await modal.waitFor({ state: 'hidden' });
 }
 
-async function selectOption(page: Page, parameter: string, label: string): Promise<void> {
-	await page.getByTestId(`parameter-input-${parameter}`).locator('input').first().click();
-	await visibleDropdownItems(page).getByText(label, { exact: true }).first().click();
+function dropdownItems(page: Page): Locator {
+	return page.locator('.el-select-dropdown__item:visible');
 }
 
-function visibleDropdownItems(page: Page): Locator {
-	return page.locator('.el-select-dropdown:visible .el-select-dropdown__item');
+/** Open an options parameter's dropdown; the click is repeated while a closing dropdown swallows it. */
+async function openSelect(page: Page, parameter: string): Promise<void> {
+	for (let attempt = 1; ; attempt++) {
+		await page.getByTestId(`parameter-input-${parameter}`).locator('input').first().click();
+		const opened = await dropdownItems(page)
+			.first()
+			.waitFor({ timeout: 5_000 })
+			.then(() => true)
+			.catch(() => false);
+		if (opened) return;
+		if (attempt === 3) throw new Error(`the dropdown of ${parameter} did not open`);
+	}
 }
 
-async function addCollectionOption(page: Page, collection: string, option: string): Promise<void> {
-	const box = page.getByTestId(`parameter-input-${collection}`).or(page.locator(`[data-test-id="collection-parameter"]`)).first();
-	await box.getByRole('button').first().click();
-	await page.getByText(option, { exact: true }).last().click();
-}
-
-async function credentialTests(page: Page, sim: Simulator, screenshot: (name: string) => Promise<string>): Promise<void> {
-	void sim;
-	void screenshot;
-	void page;
+async function choose(page: Page, parameter: string, label: string): Promise<void> {
+	await openSelect(page, parameter);
+	await dropdownItems(page).filter({ has: page.getByText(label, { exact: true }) }).first().click();
 }

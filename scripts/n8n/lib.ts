@@ -143,6 +143,8 @@ export class N8nInstance {
 	private server?: ChildProcess;
 	private serverExited?: Promise<void>;
 	private cookie = '';
+	/** Port of n8n's task broker; set it when another n8n may run beside this one (it listens on 5679 otherwise). */
+	taskBrokerPort?: number;
 
 	constructor(
 		readonly install: N8nInstall,
@@ -190,6 +192,10 @@ export class N8nInstance {
 			EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 			EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 			N8N_METRICS: 'false',
+			// nothing leaves the machine: no registry of MCP servers, no list of vetted community nodes
+			N8N_DISABLED_MODULES: 'mcp-registry',
+			...(this.taskBrokerPort ? { N8N_RUNNERS_BROKER_PORT: String(this.taskBrokerPort) } : {}),
+			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 			NODE_ENV: 'production',
 		};
 	}
