@@ -1,0 +1,16 @@
+import actionCodex from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node.json';
+import triggerCodex from '../../nodes/VoiceAgentCrmTrigger/VoiceAgentCrmTrigger.node.json';
+
+/**
+ * Found in a real n8n 2.38 editor: the nodes panel hides nodes of the "AI" category on a canvas
+ * without AI nodes, and its search matches node names and aliases, not action names.
+ */
+describe('codex files keep the nodes findable in the editor', () => {
+	it.each([
+		['Voice Agent CRM', actionCodex, 'Place AI Call'],
+		['Voice Agent CRM Trigger', triggerCodex, 'Call finished'],
+	])('%s: no "AI" category, and an alias users search for', (_name, codex, alias) => {
+		expect(codex.categories).not.toContain('AI');
+		expect(codex.alias).toContain(alias);
+	});
+});
