@@ -90,6 +90,22 @@ describe('Place AI Call and wait for its outcome (polling)', () => {
 		expect(sim.requestsTo('GET', RECORD_READS)[0].query).toEqual({ include_transcript: 'false' });
 	});
 
+	it('Place AI Call to Contact waits the same way', async () => {
+		planCalls(sim).next({ talkMs: MINUTE });
+		const contact = [...sim.org.contacts.values()].find((c) => c.phone_number === '+14155550123')!;
+		const fromNumber = [...sim.org.phoneNumbers.values()].find((n) => n.phone_number === '+34910000100')!;
+		const { items, error } = await run({
+			resource: 'call',
+			operation: 'placeContactCall',
+			agentId: locator(agent().id),
+			contactId: locator(contact.id),
+			fromNumberId: locator(fromNumber.id),
+			waitFor: 'analysis',
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ call_status: 'completed', contact: { id: contact.id }, call_analysis: { summary: expect.any(String) } });
+	});
+
 	it('a call nobody answers comes back at once when finished, even waiting for the analysis (there is none)', async () => {
 		planCalls(sim).next({ result: 'no_answer', ringMs: 30 * SECOND });
 		const { items, error } = await run(placeAndWait('analysis'));

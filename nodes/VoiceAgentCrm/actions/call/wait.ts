@@ -196,7 +196,9 @@ async function timedOut(context: IExecuteFunctions, follow: Follow): Promise<Cal
 			{ finished: true },
 		);
 	}
-	const live = `Call ${call.callId} is still live (${statusWords(lastStatus?.call_status ?? 'in_queue')}) after waiting ${waited}`;
+	// not read yet: its delay or schedule lies beyond the wait, or the wait is shorter than 5 s
+	const status = lastStatus?.call_status ?? (call.startsAt > Date.now() ? 'scheduled' : 'in_queue');
+	const live = `Call ${call.callId} is still live (${statusWords(status)}) after waiting ${waited}`;
 	if (!call.settings.hangUpAtTimeout) {
 		return fail(
 			`${live}. The node stopped waiting; the call goes on.`,
