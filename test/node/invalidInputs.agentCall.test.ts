@@ -91,6 +91,7 @@ const CASES: Array<{ what: string; parameters: INodeParameters; field: string; e
 	},
 	{ what: 'an analysis field without name', parameters: createAgent({ post_call_analysis_data: { entries: [{ name: '', type: 'string' }] } }), field: 'Post-Call Analysis Fields', expected: /must not be empty/ },
 	{ what: 'an update with nothing to change', parameters: updateAgent({}), field: 'Update Fields', expected: /at least one setting/ },
+	{ what: 'an update whose only setting is an empty tools list', parameters: updateAgent({ tools_json: '[]' }), field: 'Update Fields', expected: /at least one setting/ },
 	{ what: 'a negative max call duration', parameters: updateAgent({ max_call_duration_ms: -1 }), field: 'Max Call Duration (Ms)', expected: /0 or more/ },
 	{ what: 'a non-UUID agent to get', parameters: { resource: 'agent', operation: 'get', agentId: id('={{ 42 }}') }, field: 'Agent', expected: /must be a UUID/ },
 	{ what: 'a non-UUID call id to get', parameters: { resource: 'call', operation: 'get', callId: 'call-123' }, field: 'Call ID', expected: /must be a UUID/ },

@@ -421,8 +421,10 @@ export function agentCreateBody(context: IExecuteFunctions, itemIndex: number): 
 
 export function agentUpdateBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const values = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
-	if (Object.keys(values).length === 0) {
+	// checked on the body, not the form: settings that reduce to nothing (an empty JSON list) count as none
+	const body = checked(context, AGENT_BODY, values, itemIndex);
+	if (Object.keys(body).length === 0) {
 		failItem(context, itemIndex, ['Update Fields: add at least one setting to change (saving publishes a new version of the agent)']);
 	}
-	return checked(context, AGENT_BODY, values, itemIndex);
+	return body;
 }
