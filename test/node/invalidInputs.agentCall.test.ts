@@ -63,6 +63,7 @@ const CASES: Array<{ what: string; parameters: INodeParameters; field: string; e
 	{ what: 'a non-UUID agent id', parameters: phoneCall({ agentId: id('={{ $json.agent ?? "sales-agent" }}') }), field: 'Agent', expected: /must be a UUID/ },
 	{ what: 'an empty full name', parameters: phoneCall({ fullName: '  ' }), field: 'Full Name', expected: /must not be empty/ },
 	{ what: 'a negative delay', parameters: phoneCall({}, { delay: -5 }), field: 'Delay (Minutes)', expected: /0 or more/ },
+	{ what: 'a wait choice that resolves to null', parameters: phoneCall({ waitFor: '={{ null }}' }), field: 'Wait for Outcome', expected: /must be one of/ },
 	{ what: 'a delay and a schedule together', parameters: phoneCall({}, { delay: 10, ...schedule('2030-05-01T10:30:00') }), field: 'Delay (Minutes)', expected: /either a delay or a schedule/ },
 	{ what: 'a bad webhook URL', parameters: phoneCall({}, { webhookUrl: 'hooks.example.test/call' }), field: 'Webhook URL', expected: /http:\/\/ or https:\/\// },
 	{ what: 'a malformed schedule date', parameters: phoneCall({}, schedule('next tuesday at 10')), field: 'Schedule → Date and Time', expected: /must be a date and time/ },

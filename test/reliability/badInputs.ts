@@ -112,7 +112,6 @@ function valueOf(bad: BadValue, locator: boolean): unknown {
 
 function casesFor(
 	operation: string,
-	base: INodeParameters,
 	path: string[],
 	labels: string[],
 	type: string,
@@ -130,16 +129,16 @@ function casesFor(
 
 /** Bad values for one field, and for each field inside a collection or fixed collection. */
 function fieldCases(operation: string, base: INodeParameters, field: INodeProperties): BadInputCase[] {
-	const own = casesFor(operation, base, [field.name], [field.displayName], field.type, (value) => ({ ...base, [field.name]: value }));
+	const own = casesFor(operation, [field.name], [field.displayName], field.type, (value) => ({ ...base, [field.name]: value }) as INodeParameters);
 	if (field.type === 'collection') {
 		const inner = (field.options ?? []) as INodeProperties[];
 		return [
 			...own,
 			...inner.flatMap((sub) =>
-				casesFor(operation, base, [field.name, sub.name], [field.displayName, sub.displayName], sub.type, (value) => ({
+				casesFor(operation, [field.name, sub.name], [field.displayName, sub.displayName], sub.type, (value) => ({
 					...base,
 					[field.name]: { ...(base[field.name] as IDataObject), [sub.name]: value },
-				})),
+				}) as INodeParameters),
 			),
 		];
 	}
@@ -150,9 +149,9 @@ function fieldCases(operation: string, base: INodeParameters, field: INodeProper
 			...own,
 			...groups.flatMap((group) =>
 				(group.values ?? []).flatMap((sub) =>
-					casesFor(operation, base, [field.name, group.name, sub.name], [field.displayName, group.displayName, sub.displayName], sub.type, (value) => {
+					casesFor(operation, [field.name, group.name, sub.name], [field.displayName, group.displayName, sub.displayName], sub.type, (value) => {
 						const entry = { [sub.name]: value };
-						return { ...base, [field.name]: { [group.name]: multiple ? [entry] : entry } };
+						return { ...base, [field.name]: { [group.name]: multiple ? [entry] : entry } } as INodeParameters;
 					}),
 				),
 			),

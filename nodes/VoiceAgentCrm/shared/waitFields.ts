@@ -90,6 +90,12 @@ export interface WaitSettings {
 	includeTranscript: boolean;
 }
 
+const WAIT_FOR = z.object({
+	waitFor: z.enum(['none', 'ended', 'analysis'], {
+		errorMap: () => ({ message: "must be one of none (Don't Wait), ended or analysis" }),
+	}),
+});
+
 const WAIT_OPTIONS = z.object({
 	maxWaitMinutes: numberWithin(0, undefined, 'must be a number of minutes, 0 or more (0 derives it from the agent)').optional(),
 	hangUpAtTimeout: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
@@ -99,7 +105,10 @@ const WAIT_LABELS = { maxWaitMinutes: 'Wait Options → Max Wait (Minutes)', han
 
 /** The wait an item asked for, checked; undefined when the node does not wait. */
 export function waitSettingsOf(context: IExecuteFunctions, itemIndex: number): WaitSettings | undefined {
-	const until = context.getNodeParameter('waitFor', itemIndex, 'none') as WaitUntil | 'none';
+	// checked, so that an expression resolving to null or a typo never starts an open-ended wait
+	const { waitFor: until } = validateItem(context, WAIT_FOR, { waitFor: context.getNodeParameter('waitFor', itemIndex, 'none') }, itemIndex, {
+		waitFor: 'Wait for Outcome',
+	});
 	if (until === 'none') return undefined;
 	const options = context.getNodeParameter('waitOptions', itemIndex, {}) as Record<string, unknown>;
 	const checked = validateItem(context, WAIT_OPTIONS, { maxWaitMinutes: options.maxWaitMinutes, hangUpAtTimeout: options.hangUpAtTimeout }, itemIndex, WAIT_LABELS);
