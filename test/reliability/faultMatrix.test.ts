@@ -5,9 +5,9 @@ import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { runNode } from '../harness/engine';
 import { pollingTrigger } from '../harness/poll';
 import { startSimulator, type Simulator } from '../simulator';
-import { insertCall } from '../simulator/callLifecycle';
+import { insertCall, planCalls } from '../simulator/callLifecycle';
 import { storedEvents } from '../simulator/events/store';
-import { expectedOutcome, FAULTS, MATRIX_TIMEOUT_MS, OPERATION_CLASSES } from './matrix';
+import { expectedOutcome, FAULTS, MATRIX_TIMEOUT_MS, OPERATION_CLASSES, type FaultColumn, type OperationClass } from './matrix';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -23,10 +23,12 @@ interface CellResult {
 }
 
 interface ClassRunner {
-	/** The path the faults hit, filled in from the simulator's records. */
-	path(sim: Simulator): string;
+	/** The path the faults hit, filled in from the simulator's records (a pattern for an ID not known before the run). */
+	path(sim: Simulator): string | RegExp;
 	/** How many records the operation stores when its request takes effect once. */
 	records?: number;
+	/** The cells spend seconds waiting (the call wait's 5 s poll interval), so they run side by side. */
+	sideBySide?: boolean;
 	/** Runs the operation once, calling `injectFault` just before the request the fault is for. */
 	run(sim: Simulator, injectFault: () => void): Promise<CellResult>;
 }
@@ -121,6 +123,53 @@ const pollRunner: ClassRunner = {
 	},
 };
 
+/**
+ * Place AI Call with "Wait for Outcome: Until Its Analysis Is Ready", the fault on the wait's
+ * status reads or its record read. The call is scripted to be over, analysis included, about a
+ * second after placement, so the first status read (5 s after placement) finds it finished and
+ * the record read finds it complete: each read is sent once unless the fault is repeated.
+ *
+ * These cells run in real time, like the rest of the matrix, and not under fake time (which would
+ * skip the 5 s of waiting): the transport's timeout is a socket timer that fake time does not move,
+ * while the simulator's delay is a `setTimeout` that it does, so under fake time the "slower than
+ * the timeout" answer would come before the timeout and that cell would test nothing. Instead the
+ * row's cells run side by side, each with its own simulator, and the row costs one wait (~6 s).
+ */
+function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
+	return {
+		// any call's: its ID is not known until the placement answers
+		path: () => new RegExp(`^${ENDPOINTS[read].path.replace('{callId}', '[0-9a-f-]{36}')}$`),
+		records: 1,
+		sideBySide: true,
+		async run(sim, injectFault) {
+			planCalls(sim).next({ queueMs: 200, ringMs: 200, talkMs: 300, finishedDelayMs: 100, reasonDelayMs: 100, analysisDelayMs: 300 });
+			injectFault();
+			const items = await runAction(sim, {
+				resource: 'call',
+				operation: 'placePhoneCall',
+				agentId: byId(firstAgent(sim).id),
+				fromNumber: byId('+14155550100'),
+				toNumber: CALLED,
+				fullName: 'Matrix Person',
+				waitFor: 'analysis',
+			});
+			const placed = () => [...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
+			const [callId] = placed();
+			const failure = failureOf(items);
+			if (failure) {
+				// the call goes on: the user gets its ID to read the outcome later, and no second call
+				expect(items[0].json.call_id).toBe(callId);
+				expect(failure).toContain(callId);
+				expect(failure).toMatch(/do not place it again/);
+			} else {
+				expect(items[0].json).toMatchObject({ id: callId, call_status: 'completed', call_analysis: { summary: expect.any(String) } });
+				expect((items[0].json.chat_history as unknown[]).length).toBeGreaterThan(0);
+			}
+			return { failure, stored: placed };
+		},
+	};
+}
+
 const idsOf = (output: INodeExecutionData[][] | null) => (output?.[0] ?? []).map((item) => String(item.json.id));
 
 const RUNNERS: Record<string, ClassRunner> = {
@@ -185,6 +234,8 @@ const RUNNERS: Record<string, ClassRunner> = {
 	eventsWithIds: eventsRunner(true),
 	eventsWithoutIds: eventsRunner(false),
 	poll: pollRunner,
+	waitStatus: waitRunner('getCallStatus'),
+	waitRecord: waitRunner('getCall'),
 };
 
 /** Wait (real time, bounded) until the simulator has answered every request, delayed ones too. */
@@ -201,20 +252,10 @@ const MAY_HAVE_HAPPENED = /may have|may already/i;
 
 const CELLS = OPERATION_CLASSES.flatMap((row) => FAULTS.map((fault) => ({ row, fault, name: `${row.label} × ${fault.label}` })));
 
-describe('Fault matrix: every operation class meets every fault as the request policy says', () => {
-	const saved = { ...RETRY_LIMITS };
-	beforeAll(() => {
-		// the 30 s timeout and 1 s backoff of the nodes, shortened so that the matrix runs in seconds
-		RETRY_LIMITS.timeoutMs = MATRIX_TIMEOUT_MS;
-		RETRY_LIMITS.transientBackoffMs = 50;
-	});
-	afterAll(() => Object.assign(RETRY_LIMITS, saved));
-
-	let sim: Simulator;
-	afterEach(() => sim.stop());
-
-	it.each(CELLS)('$name', async ({ row, fault }) => {
-		sim = await startSimulator();
+/** One cell against its own simulator: the operation meets the fault once, as the policy says. */
+async function runCell(row: OperationClass, fault: FaultColumn): Promise<void> {
+	const sim = await startSimulator();
+	try {
 		const runner = RUNNERS[row.key];
 		const { method } = ENDPOINTS[row.endpoint];
 		const faultPath = runner.path(sim);
@@ -240,8 +281,36 @@ describe('Fault matrix: every operation class meets every fault as the request p
 			// exactly once: stored by the request that took effect, never by a repeat on top of it
 			const stored = result.stored?.() ?? [];
 			expect(new Set(stored).size).toBe(stored.length);
-			const tookEffect = row.trigger || fault.handled || outcome === 'repeats';
+			const tookEffect = row.trigger || row.waitsForCall || fault.handled || outcome === 'repeats';
 			expect(stored).toHaveLength(tookEffect ? runner.records : 0);
 		}
+	} finally {
+		await sim.stop();
+	}
+}
+
+describe('Fault matrix: every operation class meets every fault as the request policy says', () => {
+	const saved = { ...RETRY_LIMITS };
+	beforeAll(() => {
+		// the 30 s timeout and 1 s backoff of the nodes, shortened so that the matrix runs in seconds
+		RETRY_LIMITS.timeoutMs = MATRIX_TIMEOUT_MS;
+		RETRY_LIMITS.transientBackoffMs = 50;
+	});
+	afterAll(() => Object.assign(RETRY_LIMITS, saved));
+
+	const sideBySide = CELLS.filter((cell) => RUNNERS[cell.row.key].sideBySide);
+	it.each(CELLS.filter((cell) => !sideBySide.includes(cell)))('$name', ({ row, fault }) => runCell(row, fault));
+
+	describe('cells that wait seconds, run side by side', () => {
+		const running = new Map<string, Promise<void>>();
+		beforeAll(() => {
+			for (const { row, fault, name } of sideBySide) {
+				const cell = runCell(row, fault);
+				// a cell that fails before its test awaits it is reported there, not as an unhandled rejection
+				cell.catch(() => undefined);
+				running.set(name, cell);
+			}
+		});
+		it.each(sideBySide)('$name', ({ name }) => running.get(name)!);
 	});
 });

@@ -131,6 +131,12 @@ export interface OperationClass {
 	repeatSafe?: boolean;
 	/** A poll fails as a whole (the trigger keeps its state); an action fails its item. */
 	trigger?: boolean;
+	/**
+	 * The faults hit the reads of Place AI Call's "Wait for Outcome", after the call was placed: a
+	 * failed item names the call so that its outcome can be read later, and the call is never
+	 * placed again (the placement's own faults are the placement row).
+	 */
+	waitsForCall?: boolean;
 }
 
 export const OPERATION_CLASSES: OperationClass[] = [
@@ -142,6 +148,8 @@ export const OPERATION_CLASSES: OperationClass[] = [
 	{ key: 'eventsWithIds', label: 'Event batch, every event with an ID', endpoint: 'sendEvents', repeatSafe: true },
 	{ key: 'eventsWithoutIds', label: 'Event batch, some events without an ID', endpoint: 'sendEvents', repeatSafe: false },
 	{ key: 'poll', label: 'Trigger poll (Call Finished)', endpoint: 'listCalls', trigger: true },
+	{ key: 'waitStatus', label: 'Call wait, status read (Place AI Call → Wait for Outcome)', endpoint: 'getCallStatus', waitsForCall: true },
+	{ key: 'waitRecord', label: 'Call wait, record read (Place AI Call → Wait for Outcome)', endpoint: 'getCall', waitsForCall: true },
 ];
 
 export type Outcome = 'repeats' | 'fails';
@@ -165,7 +173,8 @@ export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcom
 
 function cellText(row: OperationClass, fault: FaultColumn): string {
 	if (expectedOutcome(row, fault) === 'repeats') return fault.kind === 'rateLimit' ? 'waits, repeats, succeeds' : 'repeats, succeeds';
-	return row.trigger ? 'poll fails, state kept' : 'item fails, sent once';
+	if (row.trigger) return 'poll fails, state kept';
+	return row.waitsForCall ? 'item fails with the call ID, placed once' : 'item fails, sent once';
 }
 
 /** The README's table: one row per operation class, one column per fault. */
