@@ -53,6 +53,27 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 		expect(stored[0].media).toMatchObject({ size_bytes: TEN_MB, file_name: 'catalog.pdf' });
 	});
 
+	it('given as 10 MB of base64 text in the item (Base64 Text), is checked without overflowing and sent once', async () => {
+		const { items, error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: {
+				resource: 'whatsapp',
+				operation: 'sendMedia',
+				channelId: byId(MAIN_ORG_IDS.channels.whatsappSales),
+				contactId: byId(MAIN_ORG_IDS.contacts.mariaGarcia),
+				mediaType: 'document',
+				mediaSource: 'base64',
+				mediaBase64: '={{ $json.file }}',
+			},
+			items: [{ file: file.toString('base64') }],
+			continueOnFail: true,
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.error).toBeUndefined();
+		expect(sim.requestsTo('POST', '/v1/waba/send-media')).toHaveLength(1);
+		expect([...sim.org.messages.values()].find((m) => m.id === items[0].json.message_id)?.media).toMatchObject({ size_bytes: TEN_MB });
+	});
+
 	it('refused by the service as too large, fails the item with the status and what to do, sent once', async () => {
 		sim.faults.inject({ method: 'POST', path: '/v1/waba/send-media', fault: { status: 413, rawBody: '<html><body><h1>413 Request Entity Too Large</h1></body></html>' } });
 		const { items, error } = await sendFile();
