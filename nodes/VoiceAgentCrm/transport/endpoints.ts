@@ -41,7 +41,12 @@ export interface Endpoint {
 	inferred: boolean;
 	/** What a 409 means on this endpoint, for the error message. */
 	conflict?: string;
+	/** What to check when a request that is never repeated failed after it may have taken effect. */
+	notRepeated?: string;
 }
+
+const CALL_NOT_REPEATED =
+	'The call was not placed again, so that nobody is called twice: the first attempt may have placed it. Check the calls list (Call → Get Many) before running this item again.';
 
 const read = (path: string, answer: AnswerShape, inferred = false, budget: Budget = 'org'): Endpoint => ({
 	method: 'GET',
@@ -62,8 +67,8 @@ export const ENDPOINTS = {
 	listPhoneNumbers: read('/v1/phone-numbers', 'envelope', true),
 
 	// Calls
-	placePhoneCall: { method: 'POST', path: '/v1/calls/single-phone-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false },
-	placeContactCall: { method: 'POST', path: '/v1/calls/single-contact-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false },
+	placePhoneCall: { method: 'POST', path: '/v1/calls/single-phone-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, notRepeated: CALL_NOT_REPEATED },
+	placeContactCall: { method: 'POST', path: '/v1/calls/single-contact-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, notRepeated: CALL_NOT_REPEATED },
 	getCall: read('/v1/calls/{callId}', 'bare'),
 	getCallStatus: read('/v1/calls/{callId}/status', 'envelope'),
 	listCalls: read('/v1/calls', 'paginated', true, 'listing'),

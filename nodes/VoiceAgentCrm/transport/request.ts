@@ -123,9 +123,7 @@ function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
  * or an answer the node cannot read): whether running the item again is safe, and what to check.
  */
 function notRepeatedNote(endpoint: Endpoint, options: RequestOptions): string {
-	if (endpoint.repeat === 'never' && endpoint.path.startsWith('/v1/calls/single-')) {
-		return 'The call was not placed again, so that nobody is called twice: the first attempt may have placed it. Check the calls list (Call → Get Many) before running this item again.';
-	}
+	if (endpoint.notRepeated) return endpoint.notRepeated;
 	if (endpoint.repeat === 'never') {
 		return 'The request was not repeated because it may already have taken effect. Check before running the item again.';
 	}
