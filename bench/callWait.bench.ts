@@ -1,7 +1,7 @@
-import { runNode } from '../test/harness/engine';
-import { installFakeTime } from '../test/harness/fakeTime';
-import { startSimulator } from '../test/simulator';
-import { DEFAULT_TIMINGS, planCalls } from '../test/simulator/callLifecycle';
+import { runNode } from '../harness/engine';
+import { installFakeTime } from '../harness/fakeTime';
+import { startSimulator } from '../simulator';
+import { DEFAULT_TIMINGS, planCalls } from '../simulator';
 
 const MINUTE = 60_000;
 const TALK_MS = 10 * MINUTE;

@@ -1,6 +1,6 @@
-import { runNode } from '../test/harness/engine';
-import { startSimulator } from '../test/simulator';
-import { insertContacts } from '../test/simulator/routes/contacts';
+import { runNode } from '../harness/engine';
+import { startSimulator } from '../simulator';
+import { insertContacts } from '../simulator';
 
 const CONTACTS = 25_000;
 

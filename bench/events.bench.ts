@@ -2,9 +2,9 @@ import { fork, type ChildProcess } from 'node:child_process';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../test/harness/engine';
-import { startSimulator, type Simulator } from '../test/simulator';
-import { storedEvents } from '../test/simulator/events/store';
+import { runNode } from '../harness/engine';
+import { startSimulator, type Simulator } from '../simulator';
+import { storedEvents } from '../simulator';
 
 /**
  * Event → Send through n8n's engine against the simulator.

@@ -1,6 +1,6 @@
-import { pollingTrigger, type PollingTrigger } from '../test/harness/poll';
-import { startSimulator, type Simulator } from '../test/simulator';
-import { insertCall } from '../test/simulator/callLifecycle';
+import { pollingTrigger, type PollingTrigger } from '../harness/poll';
+import { startSimulator, type Simulator } from '../simulator';
+import { insertCall } from '../simulator';
 
 const HISTORY = 10_000;
 const MINUTE = 60_000;

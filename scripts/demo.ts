@@ -8,11 +8,11 @@
  */
 import type { IDataObject, IRun } from 'n8n-workflow';
 
-import type { CredentialData } from '../test/harness/engine';
-import { activateTrigger, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure } from '../test/harness/examples';
-import type { PollingTrigger } from '../test/harness/poll';
-import { startSimulator, type Simulator } from '../test/simulator';
-import { planCalls } from '../test/simulator/callLifecycle';
+import type { CredentialData } from '../harness/engine';
+import { activateTrigger, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure } from '../harness/examples';
+import type { PollingTrigger } from '../harness/poll';
+import { startSimulator, type Simulator } from '../simulator';
+import { planCalls } from '../simulator';
 
 class StepFailure extends Error {}
 

@@ -15,8 +15,8 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { EXAMPLES_DIR } from '../test/harness/examples';
-import { startSimulator, type Simulator } from '../test/simulator';
+import { EXAMPLES_DIR } from '../harness/examples';
+import { startSimulator, type Simulator } from '../simulator';
 import { freePort, installPaths, type N8nInstall, N8nInstance, PACKAGE_NAME, ROOT, runOk, writeJson } from './n8n/lib';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './n8n/shared';
 

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { installFakeTime } from './harness/fakeTime';
-import { activateTrigger, exampleFiles, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure, triggerOf } from './harness/examples';
-import type { CredentialData, WorkflowJson } from './harness/engine';
-import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from './harness/nodeTypes';
-import { startSimulator, type Simulator } from './simulator';
-import { driveCallToEnd } from './simulator/callLifecycle';
-import { MAIN_ORG_IDS, VOICES } from './simulator/seed';
+import { installFakeTime } from '../harness/fakeTime';
+import { activateTrigger, exampleFiles, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure, triggerOf } from '../harness/examples';
+import type { CredentialData, WorkflowJson } from '../harness/engine';
+import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes';
+import { startSimulator, type Simulator } from '../simulator';
+import { driveCallToEnd } from '../simulator';
+import { MAIN_ORG_IDS, VOICES } from '../simulator';
 
 /**
  * Every workflow of `examples/` runs unchanged through n8n's engine against the simulator, and does

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/waitByWebhook';
+import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/placement/waitByWebhook';
 import { RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';

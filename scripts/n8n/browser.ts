@@ -14,8 +14,8 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
-import type { Simulator } from '../../test/simulator';
-import { VOICES } from '../../test/simulator/seed';
+import type { Simulator } from '../../simulator';
+import { VOICES } from '../../simulator';
 import { check, log, type N8nInstance, runOk } from './lib';
 import type { Owner } from './run';
 import { CREDENTIAL_NAME } from './shared';

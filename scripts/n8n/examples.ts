@@ -10,9 +10,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { Simulator } from '../../test/simulator';
-import { storedEvents } from '../../test/simulator/events/store';
-import { VOICES } from '../../test/simulator/seed';
+import type { Simulator } from '../../simulator';
+import { storedEvents } from '../../simulator';
+import { VOICES } from '../../simulator';
 import { check, log, type N8nInstance, parseExecuteOutput, PACKAGE_NAME, redact, ROOT, tail } from './lib';
 import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME, TRIGGER_NODE_TYPE } from './shared';
 

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import { startSimulator } from '../../test/simulator';
+import { startSimulator } from '../../simulator';
 import { ensureChromium, runBrowserTest } from './browser';
 import { runExamples } from './examples';
 import {

@@ -11,8 +11,8 @@
  */
 import path from 'node:path';
 
-import type { Simulator } from '../../test/simulator';
-import { driveCallToEnd, planCalls } from '../../test/simulator/callLifecycle';
+import type { Simulator } from '../../simulator';
+import { driveCallToEnd, planCalls } from '../../simulator';
 import type { WorkflowJson } from './examples';
 import { workflowIds } from './examples';
 import { check, log, type N8nInstance, sleep, writeJson } from './lib';

@@ -1,5 +1,5 @@
-import { startSimulator, type Simulator } from '../simulator';
-import { runNode } from '../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { runNode } from '../../harness/engine';
 
 const AGENT_ID = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 

@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { insertCall } from '../simulator/callLifecycle';
-import { startSimulator, type Simulator } from '../simulator';
-import { runNode, type RunNodeOptions } from '../harness/engine';
+import { insertCall } from '../../simulator';
+import { startSimulator, type Simulator } from '../../simulator';
+import { runNode, type RunNodeOptions } from '../../harness/engine';
 
 const PHONE_CALLS = '/v1/calls/single-phone-call';
 const CONTACT_CALLS = '/v1/calls/single-contact-call';

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, type NodeRun, type RunNodeOptions } from '../harness/engine';
-import { installFakeTime, type FakeTime } from '../harness/fakeTime';
-import { startSimulator, type Simulator } from '../simulator';
-import { DEFAULT_TIMINGS, planCalls } from '../simulator/callLifecycle';
+import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
+import { startSimulator, type Simulator } from '../../simulator';
+import { DEFAULT_TIMINGS, planCalls } from '../../simulator';
 
 /**
  * Place AI Call with "Wait for Outcome", polling: the engine runs the node against the simulator
- * while fake time moves (see test/harness/fakeTime.ts), so minutes of calls take a second.
+ * while fake time moves (see harness/fakeTime.ts), so minutes of calls take a second.
  */
 
 const PHONE_CALLS = '/v1/calls/single-phone-call';

@@ -1,14 +1,14 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { WaitingExecution } from '../harness/waitingExecution';
-import { startSimulator, type Simulator } from '../simulator';
-import { DEFAULT_TIMINGS, planCalls } from '../simulator/callLifecycle';
+import { WaitingExecution } from '../../harness/waitingExecution';
+import { startSimulator, type Simulator } from '../../simulator';
+import { DEFAULT_TIMINGS, planCalls } from '../../simulator';
 
 /**
  * "Free the Worker While Waiting": the execution waits (n8n's `putExecutionToWait`), the calls'
  * own webhooks reach the node's `webhook()` through n8n's waiting-webhook steps, and the execution
  * resumes with the full records only once the status endpoint shows every call finished. See
- * test/harness/waitingExecution.ts for what of n8n's resume is reproduced with n8n-core.
+ * harness/waitingExecution.ts for what of n8n's resume is reproduced with n8n-core.
  */
 
 const SECOND = 1_000;

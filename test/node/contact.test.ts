@@ -1,10 +1,10 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode, type RunNodeOptions } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { insertContacts } from '../simulator/routes/contacts';
-import { tagContact } from '../simulator/routes/crm';
-import type { Contact } from '../simulator/types';
+import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { insertContacts } from '../../simulator';
+import { tagContact } from '../../simulator';
+import type { Contact } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

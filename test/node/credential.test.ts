@@ -1,5 +1,5 @@
-import { startSimulator, type Simulator } from '../simulator';
-import { testCredential } from '../harness/credentialTest';
+import { startSimulator, type Simulator } from '../../simulator';
+import { testCredential } from '../../harness/credentialTest';
 
 describe('Voice Agent CRM API credential test', () => {
 	let sim: Simulator;

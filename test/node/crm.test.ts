@@ -1,8 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { tagContact } from '../simulator/routes/crm';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { tagContact } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

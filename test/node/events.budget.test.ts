@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { storedEvents } from '../simulator/events/store';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { storedEvents } from '../../simulator';
 
 /** Event → Send against small events budgets (5 requests, 2 anonymous, per 1-second window). */
 describe('Event → Send on the events budgets', () => {

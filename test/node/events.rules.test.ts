@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { checkEvent, eventNameErrors, normalizeEventName } from '../../nodes/VoiceAgentCrm/actions/event/rules';
-import { startSimulator, type Simulator } from '../simulator';
-import { postEvents } from '../simulator/conformance/events.helpers';
-import { normalizeEventName as simulatorNormalize } from '../simulator/events/eventName';
+import { startSimulator, type Simulator } from '../../simulator';
+import { simulatorRequest } from '../../simulator';
+import { normalizeEventName as simulatorNormalize } from '../../simulator';
 
 /**
  * The node's reading of the reference's event rules against the simulator's, written apart on
@@ -97,7 +97,7 @@ describe('Event rules of the node agree with the simulator', () => {
 	];
 
 	async function serviceAnswer(event: IDataObject): Promise<IDataObject> {
-		const answer = await postEvents(sim, [event]);
+		const answer = await simulatorRequest(sim, 'POST', '/v1/events', { body: { events: [event] } });
 		expect(answer.status).toBe(200);
 		return answer.body.data.results[0];
 	}

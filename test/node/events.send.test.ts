@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, type RunNodeOptions } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { addContact } from '../simulator/conformance/events.helpers';
-import { storedEvents } from '../simulator/events/store';
+import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { addContact } from '../../simulator';
+import { storedEvents } from '../../simulator';
 
 /** Event → Send through the engine, against a simulator whose events budget does not limit. */
 describe('Event → Send', () => {

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSimulator, type Simulator } from '../simulator';
-import { runNode } from '../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { runNode } from '../../harness/engine';
 
 /**
  * Invalid inputs of the Agent and Call operations: each fails its item before any request,

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const VALID_UUID = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';

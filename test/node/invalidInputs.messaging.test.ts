@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const CONTACT = '8d7c6b5a-4e3f-4a1b-9c2d-1e0f2a3b4c5d';

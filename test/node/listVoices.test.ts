@@ -1,5 +1,5 @@
-import { startSimulator, type Simulator } from '../simulator';
-import { runNode } from '../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { runNode } from '../../harness/engine';
 
 describe('Agent → List Voices through the engine', () => {
 	let sim: Simulator;

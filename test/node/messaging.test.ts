@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import type { Channel, Contact, Thread } from '../simulator/types';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import type { Channel, Contact, Thread } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

@@ -1,4 +1,4 @@
-import { assertNoSecret, registerSecret } from '../harness/secrets';
+import { assertNoSecret, registerSecret } from '../../harness/secrets';
 
 describe('the secret scan that guards every run', () => {
 	it('catches a key in an output item, an error description or a nested cause', () => {

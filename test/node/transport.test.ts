@@ -1,5 +1,5 @@
-import { startSimulator, type Simulator } from '../simulator';
-import { runNode } from '../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { runNode } from '../../harness/engine';
 import { budgetsOf, observeRateHeaders, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
 
 const listVoices = { resource: 'agent', operation: 'listVoices' };

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, type RunNodeOptions } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import type { Channel, Contact, Message, Thread } from '../simulator/types';
+import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import type { Channel, Contact, Message, Thread } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { insertCall } from '../simulator/callLifecycle';
-import { MAIN_ORG_IDS } from '../simulator/seed';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { insertCall } from '../../simulator';
+import { MAIN_ORG_IDS } from '../../simulator';
 import { generateBadInputs, type BadInputCase } from './badInputs';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });

@@ -162,7 +162,7 @@ function fieldCases(operation: string, base: INodeParameters, field: INodeProper
 
 /**
  * Fields left out: the call wait of the Place operations waits for the call to end in real time
- * (up to its Max Wait), so its bad values need the fake clock of `test/harness/fakeTime.ts`.
+ * (up to its Max Wait), so its bad values need the fake clock of `harness/fakeTime.ts`.
  */
 const WAITS_FOR_THE_CALL = new Set(['waitFor', 'waitOptions']);
 

@@ -2,11 +2,11 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { ENDPOINTS, endpointPath, type EndpointName } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
-import { runNode } from '../harness/engine';
-import { pollingTrigger } from '../harness/poll';
-import { startSimulator, type Simulator } from '../simulator';
-import { insertCall, planCalls } from '../simulator/callLifecycle';
-import { storedEvents } from '../simulator/events/store';
+import { runNode } from '../../harness/engine';
+import { pollingTrigger } from '../../harness/poll';
+import { startSimulator, type Simulator } from '../../simulator';
+import { insertCall, planCalls } from '../../simulator';
+import { storedEvents } from '../../simulator';
 import { expectedOutcome, FAULTS, MATRIX_TIMEOUT_MS, OPERATION_CLASSES, type FaultColumn, type OperationClass } from './matrix';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });

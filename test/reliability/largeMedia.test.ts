@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { runNode } from '../harness/engine';
-import { startSimulator, type Simulator } from '../simulator';
-import { MAIN_ORG_IDS } from '../simulator/seed';
+import { runNode } from '../../harness/engine';
+import { startSimulator, type Simulator } from '../../simulator';
+import { MAIN_ORG_IDS } from '../../simulator';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const TEN_MB = 10 * 1024 * 1024;

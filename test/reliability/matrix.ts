@@ -1,5 +1,5 @@
 import { ENDPOINTS, type EndpointName, type RepeatPolicy } from '../../nodes/VoiceAgentCrm/transport/endpoints';
-import type { Fault } from '../simulator';
+import type { Fault } from '../../simulator';
 
 /**
  * The fault matrix: operation classes × faults the simulator injects, with each cell's outcome

@@ -1,7 +1,7 @@
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
-import { pollingTrigger, type PollingTrigger } from '../harness/poll';
-import { startSimulator, type Simulator } from '../simulator';
-import { insertCall } from '../simulator/callLifecycle';
+import { pollingTrigger, type PollingTrigger } from '../../harness/poll';
+import { startSimulator, type Simulator } from '../../simulator';
+import { insertCall } from '../../simulator';
 import { beforeNthRequest } from '../trigger/simulation';
 
 const CALLS = '/v1/calls';

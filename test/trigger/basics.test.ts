@@ -1,6 +1,6 @@
-import { insertCall } from '../simulator/callLifecycle';
-import { startSimulator, type Simulator } from '../simulator';
-import { pollingTrigger } from '../harness/poll';
+import { insertCall } from '../../simulator';
+import { startSimulator, type Simulator } from '../../simulator';
+import { pollingTrigger } from '../../harness/poll';
 
 const MINUTE = 60_000;
 

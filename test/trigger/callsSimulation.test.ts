@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { insertCall } from '../simulator/callLifecycle';
-import { startSimulator, type Simulator } from '../simulator';
-import { pollingTrigger, type PollingTrigger } from '../harness/poll';
+import { insertCall } from '../../simulator';
+import { startSimulator, type Simulator } from '../../simulator';
+import { pollingTrigger, type PollingTrigger } from '../../harness/poll';
 import { beforeNthRequest, finishedIds, placeCall, randomSource } from './simulation';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
-import { insertCall, isFinishedPhase, planCalls, startCallLifecycle, type CallPlan, type CallResult } from '../simulator/callLifecycle';
-import type { Simulator } from '../simulator';
-import type { Call } from '../simulator/types';
+import { insertCall, isFinishedPhase, planCalls, startCallLifecycle, type CallPlan, type CallResult } from '../../simulator';
+import type { Simulator } from '../../simulator';
+import type { Call } from '../../simulator';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing run can be replayed. */
 export function randomSource(seed: number): () => number {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSimulator, type Simulator } from '../simulator';
-import type { Thread } from '../simulator/types';
-import { pollingTrigger, type PollingTrigger } from '../harness/poll';
+import { startSimulator, type Simulator } from '../../simulator';
+import type { Thread } from '../../simulator';
+import { pollingTrigger, type PollingTrigger } from '../../harness/poll';
 import { beforeNthRequest, pick, randomSource } from './simulation';
 
 const MINUTE = 60_000;

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { agentCreateBody, agentCreateFields } from '../../shared/agentFields';
+import { agentCreateBody, agentCreateFields } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { agentUpdateBody, agentUpdateCollection } from '../../shared/agentFields';
+import { agentUpdateBody, agentUpdateCollection } from './fields';
 import { uuidParameter } from '../../shared/ids';
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';

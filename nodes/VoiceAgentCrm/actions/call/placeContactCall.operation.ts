@@ -1,11 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { contactCallOptions, PLACEMENT_LABELS, PLACEMENT_OPTIONS, placementBody, placementInput } from '../../shared/callFields';
+import { contactCallOptions, PLACEMENT_LABELS, PLACEMENT_OPTIONS, placementBody, placementInput } from './fields';
 import { agentLocator, contactLocator, fromNumberIdLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { WAIT_FIELDS } from '../../shared/waitFields';
+import { WAIT_FIELDS } from './placement/waitFields';
 import { UUID, validateItem } from '../../shared/validation';
-import { placementExecute, startsAtOf } from './placeAndAwait';
+import { placementExecute, startsAtOf } from './placement/placeAndAwait';
 
 const CONTACT_CALL = PLACEMENT_OPTIONS.extend({ agentId: UUID, contactId: UUID, fromNumberId: UUID });
 

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { DELAY, PLACEMENT_LABELS, PLACEMENT_OPTIONS, phoneCallOptions, placementBody, placementInput } from '../../shared/callFields';
+import { DELAY, PLACEMENT_LABELS, PLACEMENT_OPTIONS, phoneCallOptions, placementBody, placementInput } from './fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { WAIT_FIELDS } from '../../shared/waitFields';
+import { WAIT_FIELDS } from './placement/waitFields';
 import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
-import { placementExecute, startsAtOf } from './placeAndAwait';
+import { placementExecute, startsAtOf } from './placement/placeAndAwait';
 
 const toNumberField: INodeProperties = {
 	displayName: 'To Number',

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { callIdField } from '../../shared/callFields';
+import { callIdField } from './fields';
 import { uuidParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, createContactFields } from '../../shared/contactFields';
+import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, createContactFields } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';

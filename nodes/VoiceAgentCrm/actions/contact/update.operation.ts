@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, updateContactFields } from '../../shared/contactFields';
+import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, updateContactFields } from './fields';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';

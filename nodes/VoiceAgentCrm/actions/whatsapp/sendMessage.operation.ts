@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from '../../shared/messagingFields';
+import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from '../../shared/messagingFields';
+import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
