@@ -1,10 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { UUID_PATTERN } from './text';
+
 /**
  * Resource locator fields for things the API can list, written once and used by every operation
  * (and the trigger) that needs them. Each offers a searchable list and an ID mode.
  */
-const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
 interface LocatorSpec {
 	displayName: string;

@@ -2,6 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { shortened, UUID_REGEX } from './text';
+
 /**
  * Rules the API reference fixes, checked before any request is sent. These are the node's own
  * reading of the reference; the simulator has its own, so a test feeding both catches a misreading.
@@ -13,7 +15,7 @@ function text(expected: string) {
 }
 
 const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
-export const UUID = text(UUID_EXPECTED).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, UUID_EXPECTED);
+export const UUID = text(UUID_EXPECTED).regex(UUID_REGEX, UUID_EXPECTED);
 
 const E164_EXPECTED = 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
 export const E164 = text(E164_EXPECTED).regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED);
@@ -61,7 +63,7 @@ function shown(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
-	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+	return shortened(text);
 }
 
 function valueAt(input: unknown, path: Array<string | number>): unknown {

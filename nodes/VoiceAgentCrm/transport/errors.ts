@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { shortened } from '../shared/text';
 import type { Endpoint } from './endpoints';
 
 /** What the API said, reduced to what may be shown: never the request, so never the key. */
@@ -11,7 +12,7 @@ export interface ApiFailure {
 
 /** The API's own message from any of the error bodies the reference shows, cut to a readable length. */
 export function apiMessageOf(body: unknown): string {
-	return shortened(fullMessageOf(body));
+	return shortened(fullMessageOf(body), 200);
 }
 
 function fullMessageOf(body: unknown): string {
@@ -28,10 +29,6 @@ function fullMessageOf(body: unknown): string {
 	return '';
 }
 
-/** An API message that echoes a 100,000-character value must not make a 100,000-character error. */
-function shortened(text: string): string {
-	return text.length > 200 ? `${text.slice(0, 200)}…` : text;
-}
 
 /**
  * What a no-code user can do about each status, in the words of the API's rules. `repeatable`

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { uuidParameter } from '../../shared/ids';
+import { idParameter } from '../../shared/ids';
 import { apiRequest } from '../../transport/request';
 
 export const get: Operation = {
@@ -15,7 +15,7 @@ export const get: Operation = {
 	},
 	fields: [agentLocator()],
 	execute: perItem(async function (itemIndex) {
-		const agentId = uuidParameter(this, itemIndex, 'agentId', 'Agent');
+		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');
 		const { payload } = await apiRequest.call(this, 'getAgent', { params: { agentId }, itemIndex });
 		return payload as IDataObject;
 	}),

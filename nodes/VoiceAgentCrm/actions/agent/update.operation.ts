@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { agentUpdateBody, agentUpdateCollection } from './fields';
-import { uuidParameter } from '../../shared/ids';
+import { idParameter } from '../../shared/ids';
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
@@ -17,7 +17,7 @@ export const update: Operation = {
 	},
 	fields: [agentLocator(), agentUpdateCollection],
 	execute: perItem(async function (itemIndex) {
-		const agentId = uuidParameter(this, itemIndex, 'agentId', 'Agent');
+		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');
 		const body = agentUpdateBody(this, itemIndex);
 		const { payload } = await apiRequest.call(this, 'updateAgent', { params: { agentId }, body, itemIndex });
 		return payload as IDataObject;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { callIdField } from './fields';
-import { uuidParameter } from '../../shared/ids';
+import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { TRANSCRIPT_CHOICES, TRANSCRIPT_LABELS, transcriptOptionsField, transcriptQuery } from '../../shared/transcriptOptions';
@@ -18,7 +18,7 @@ export const get: Operation = {
 	},
 	fields: [callIdField, transcriptOptionsField()],
 	execute: perItem(async function (itemIndex) {
-		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
 		const choices = validateItem(
 			this,
 			TRANSCRIPT_CHOICES,

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { callIdField } from './fields';
-import { uuidParameter } from '../../shared/ids';
+import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
@@ -16,7 +16,7 @@ export const getStatus: Operation = {
 	},
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
-		const callId = uuidParameter(this, itemIndex, 'callId', 'Call ID');
+		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
 		const { payload } = await apiRequest.call(this, 'getCallStatus', { params: { callId }, itemIndex });
 		return payload as IDataObject;
 	}),

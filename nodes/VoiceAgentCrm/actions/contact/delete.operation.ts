@@ -3,7 +3,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { booleanResult } from '../../shared/results';
 import { apiRequest } from '../../transport/request';
-import { contactIdOf } from './contactId';
+import { idParameter } from '../../shared/ids';
 
 export const deleteContact: Operation = {
 	option: {
@@ -14,7 +14,7 @@ export const deleteContact: Operation = {
 	},
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
-		const contactId = contactIdOf(this, itemIndex);
+		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
 		const { payload } = await apiRequest.call(this, 'deleteContact', { params: { contactId }, itemIndex });
 		return booleanResult(payload, contactId);
 	}),

@@ -4,7 +4,7 @@ import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
-import { contactIdOf } from './contactId';
+import { idParameter } from '../../shared/ids';
 
 export const getContactTags: Operation = {
 	option: {
@@ -15,7 +15,7 @@ export const getContactTags: Operation = {
 	},
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
-		const contactId = contactIdOf(this, itemIndex);
+		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
 		const { payload } = await apiRequest.call(this, 'listContactTags', { params: { contactId }, itemIndex });
 		return payload as IDataObject[];
 	}),

@@ -6,7 +6,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
-import { contactIdOf } from './contactId';
+import { idParameter } from '../../shared/ids';
 
 export const updateContact: Operation = {
 	option: {
@@ -18,7 +18,7 @@ export const updateContact: Operation = {
 	},
 	fields: [contactLocator(), ...updateContactFields],
 	execute: perItem(async function (itemIndex) {
-		const contactId = contactIdOf(this, itemIndex);
+		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
 		const input = contactInput(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
 		const fields = validateItem(this, contactFieldsSchema, input, itemIndex, CONTACT_FIELD_LABELS);
 		const body = contactBody(fields);

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
+import { shortened } from '../../shared/text';
 import { failItem } from '../../shared/validation';
 import { instantOf, isObject } from './rules';
 
@@ -118,8 +119,4 @@ function jsonObject(context: IExecuteFunctions, itemIndex: number, label: string
 	}
 	if (!isObject(parsed)) failItem(context, itemIndex, [`${label}: must be ${expected} (got ${shortened(JSON.stringify(parsed) ?? String(parsed))})`]);
 	return parsed;
-}
-
-function shortened(text: string): string {
-	return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
+import { UUID_REGEX } from '../../shared/text';
+
 /**
  * The rules of `POST /v1/events` that the API reference fixes, as the node reads them. The node
  * checks them before sending, so that a row the service would answer `invalid` (or `rejected`
@@ -41,7 +43,6 @@ export type Verdict =
 	| { send: true; event: IDataObject; anonymous: boolean; eventName: string }
 	| { send: false; result: EventResult };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ZONE_DESIGNATOR = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
 const IDENTIFIERS = ['contact_id', 'external_id', 'phone', 'email'];
 
@@ -174,7 +175,7 @@ function contactErrors(contact: unknown): string[] {
 		.filter((field) => given(contact[field]) && typeof contact[field] !== 'string')
 		.map((field) => `contact.${field} must be a string`);
 	const { contact_id: contactId, external_id: externalId, phone } = contact;
-	if (typeof contactId === 'string' && !UUID.test(contactId.trim())) errors.push('contact.contact_id must be a UUID');
+	if (typeof contactId === 'string' && !UUID_REGEX.test(contactId.trim())) errors.push('contact.contact_id must be a UUID');
 	if (typeof externalId === 'string') errors.push(...idErrors(externalId, 'contact.external_id', false));
 	if (typeof phone === 'string' && phone.replace(/\D/g, '').length < EVENT_LIMITS.phoneMinDigits) {
 		errors.push(`contact.phone must have at least ${EVENT_LIMITS.phoneMinDigits} digits, preferably in international format like +14155550123`);

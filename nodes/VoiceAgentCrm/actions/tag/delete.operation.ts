@@ -1,10 +1,9 @@
-import { z } from 'zod';
-
+import { idParameter } from '../../shared/ids';
 import { tagLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { booleanResult } from '../../shared/results';
-import { NON_EMPTY, validateItem } from '../../shared/validation';
+import { NON_EMPTY } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
 export const deleteTag: Operation = {
@@ -16,8 +15,7 @@ export const deleteTag: Operation = {
 	},
 	fields: [tagLocator()],
 	execute: perItem(async function (itemIndex) {
-		const raw = this.getNodeParameter('tagId', itemIndex, '', { extractValue: true });
-		const { tagId } = validateItem(this, z.object({ tagId: NON_EMPTY }), { tagId: raw }, itemIndex, { tagId: 'Tag' });
+		const tagId = idParameter(this, itemIndex, 'tagId', 'Tag', NON_EMPTY);
 		const { payload } = await apiRequest.call(this, 'deleteTag', { params: { tagId }, itemIndex });
 		return booleanResult(payload, tagId);
 	}),

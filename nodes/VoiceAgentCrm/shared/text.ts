@@ -1,0 +1,12 @@
+/** Text helpers every layer uses, so that a rule of the API is written once. */
+
+/** A UUID in the form the API checks, case-insensitive (the editor's locators use `UUID_PATTERN`). */
+export const UUID_REGEX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The same rule for the editor's resource locator checks, which take a pattern string. */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** Quoted text cut to `max` characters, so that an echoed 100,000-character value makes a readable message. */
+export function shortened(text: string, max = 60): string {
+	return text.length > max ? `${text.slice(0, max)}…` : text;
+}
