@@ -12,7 +12,7 @@ import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/placeme
 import { RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';
-import { resourceProperties } from './shared/operation';
+import { operationSubtitle, resourceProperties } from './shared/operation';
 
 export class VoiceAgentCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,9 +21,8 @@ export class VoiceAgentCrm implements INodeType {
 		icon: { light: 'file:voiceAgentCrm.svg', dark: 'file:voiceAgentCrm.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description:
-			'Place AI phone calls, manage voice agents, contacts, tags, comments and tasks, send WhatsApp Business messages and record business events',
+		subtitle: operationSubtitle(RESOURCES),
+		description: 'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
 		defaults: { name: 'Voice Agent CRM' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

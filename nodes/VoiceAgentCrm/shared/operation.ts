@@ -7,9 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { EndpointName } from '../transport/endpoints';
+
 /** One operation of one resource: its entry in the operation list, its fields and its run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string };
+	/** The endpoint the operation sends its request to: the README table and the bad-input coverage are derived from it. */
+	endpoint: EndpointName;
 	/** The operation's own fields; the resource adds the displayOptions that select it. */
 	fields: INodeProperties[];
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
@@ -40,6 +44,19 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		})),
 	);
 	return [selector, ...fields];
+}
+
+/**
+ * The canvas subtitle, in the words of the editor ("Call: Place AI Call"): an expression that looks
+ * the chosen resource and operation up in a table of their display names.
+ */
+export function operationSubtitle(resources: Resource[]): string {
+	const names = Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((op) => [`${resource.option.value}.${op.option.value}`, `${resource.option.name}: ${op.option.name}`]),
+		),
+	);
+	return `={{ (${JSON.stringify(names)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
 /** The error as a node error that names its item, whatever threw it. */

@@ -60,11 +60,11 @@ const FILTERS = z.object({
 export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
-		value: 'getMany',
+		value: 'getAll',
 		action: 'Get many calls',
-		description:
-			'List calls, newest first, one item per call with its full record (transcript included), optionally only those of an agent or with a status. Uses the listing rate limit of 20 requests a minute (inferred endpoint).',
+		description: 'List calls, newest first, optionally only those of an agent or with a record status',
 	},
+	endpoint: 'listCalls',
 	fields: [...returnAllFields, filtersField],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

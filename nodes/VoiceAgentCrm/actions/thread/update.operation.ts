@@ -35,8 +35,9 @@ export const update: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update a thread',
-		description: 'Open or close a conversation thread, and assign it to a user or an AI agent, or unassign it',
+		description: 'Open or close a conversation thread, or change who it is assigned to',
 	},
+	endpoint: 'updateThread',
 	fields: [
 		threadLocator(),
 		{

@@ -84,9 +84,9 @@ export const sendTemplate: Operation = {
 		name: 'Send Template',
 		value: 'sendTemplate',
 		action: 'Send a WhatsApp template message',
-		description:
-			'Send an approved message template to a contact on WhatsApp. Templates can open a conversation at any time, including after the 24-hour window has closed.',
+		description: 'Send an approved message template to a contact on WhatsApp, at any time',
 	},
+	endpoint: 'sendTemplate',
 	fields: [
 		...wabaRecipientFields,
 		{
