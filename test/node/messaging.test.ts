@@ -84,6 +84,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 				resource: 'thread',
 				operation: 'update',
 				threadId: byId(mariaThread.id),
+				status: 'unchanged',
 				assignment: 'assign',
 				assignee: agent.id,
 				assigneeType: 'agent',
@@ -91,7 +92,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			expect(assigned.error).toBeUndefined();
 			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: agent.id, assignee_type: 'agent' });
 
-			const unassigned = await run({ resource: 'thread', operation: 'update', threadId: byId(mariaThread.id), assignment: 'unassign' });
+			const unassigned = await run({ resource: 'thread', operation: 'update', threadId: byId(mariaThread.id), status: 'unchanged', assignment: 'unassign' });
 			expect(unassigned.error).toBeUndefined();
 			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: null, assignee_type: null });
 			const bodies = sim.requestsTo('PUT', `/v1/thread/${mariaThread.id}`).map((r) => r.body);

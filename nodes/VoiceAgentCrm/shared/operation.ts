@@ -21,7 +21,12 @@ export interface Operation {
 
 export interface Resource {
 	option: INodePropertyOptions & { value: string };
-	/** The operation selector, shown for this resource; its options are the operations' own. */
+	/**
+	 * The operation selector, shown for this resource; its options are the operations' own. Its
+	 * default follows one rule: the operation that creates something and can run first (Create,
+	 * Place AI Call, Send, Send Template); a resource that creates nothing defaults to Get Many, or
+	 * Get where it has no list.
+	 */
 	selector: INodeProperties;
 	operations: Operation[];
 }

@@ -49,7 +49,8 @@ export const update: Operation = {
 				{ name: 'Leave Unchanged', value: 'unchanged' },
 				{ name: 'Open', value: 'open' },
 			],
-			default: 'unchanged',
+			// closing is what an update of a thread most often does, and a default must run
+			default: 'closed',
 			description: 'Close the conversation, reopen it, or leave its status as it is',
 		},
 		{

@@ -21,15 +21,15 @@ export const waitForField: INodeProperties = {
 	options: [
 		{ name: "Don't Wait", value: 'none', description: 'Return the call ID as soon as the call is placed' },
 		{
+			name: 'Until the Call Ends',
+			value: 'ended',
+			description: 'Return the full call record as soon as the call has ended (the analysis and transcript may not be there yet)',
+		},
+		{
 			name: 'Until Its Analysis Is Ready',
 			value: 'analysis',
 			description:
 				'Return the full call record once the call has ended and its AI analysis, recording and transcript have arrived (they come some seconds after the call ends)',
-		},
-		{
-			name: 'Until the Call Ends',
-			value: 'ended',
-			description: 'Return the full call record as soon as the call has ended (the analysis and transcript may not be there yet)',
 		},
 	],
 	default: 'none',
