@@ -117,7 +117,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'Loudness of the ambient sound, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'Loudness of the ambient sound, e.g. 1',
 	},
 	{
 		displayName: 'Begin Message',
@@ -227,7 +227,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'How quickly the agent answers once the person stops speaking, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'How quickly the agent answers once the person stops speaking, e.g. 1',
 	},
 	definitionList({
 		displayName: 'Tools',
@@ -254,7 +254,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'Speaking speed of the voice, e.g. 1 for normal. The API does not document its range; it checks the value.',
+		description: 'Speaking speed of the voice, e.g. 1 for normal',
 	},
 	{
 		displayName: 'Voice Temperature',
@@ -262,7 +262,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'How much the voice varies its tone, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'How much the voice varies its tone, e.g. 1',
 	},
 	{
 		displayName: 'Volume',

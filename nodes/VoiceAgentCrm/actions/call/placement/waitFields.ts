@@ -50,6 +50,9 @@ export const waitOptionsField: INodeProperties = {
 			name: 'resumeByWebhook',
 			type: 'boolean',
 			noDataExpression: true,
+			// an AI Agent waits for its tool's answer, which a waiting execution never gives: hidden in
+			// the tool form (n8n's `@tool`), the option is dropped from the parameters there
+			displayOptions: { show: { '@tool': [false] } },
 			default: false,
 			description:
 				"Whether to put the execution to wait, as n8n's Wait node does, instead of holding the worker: the call's own webhook URL becomes this execution's resume URL, and the execution resumes when the service reports the calls finished, or at the maximum wait. Needs n8n to be reachable from the service. The call's Webhook URL field must then stay empty.",
@@ -123,3 +126,4 @@ export function waitSettingsOf(context: IExecuteFunctions, itemIndex: number): W
 		includeTranscript: choices.includeTranscript !== false,
 	};
 }
+
