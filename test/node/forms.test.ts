@@ -77,6 +77,46 @@ describe('Defaults that run', () => {
 	});
 });
 
+describe('Agent → Tools', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator();
+	});
+	afterAll(() => sim.stop());
+	const create = (additionalFields: INodeParameters) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { resource: 'agent', operation: 'create', name: 'Booker', voice_id: 'voice-en-ava', timezone: 'Europe/Madrid', additionalFields },
+			continueOnFail: true,
+		});
+	const schema = { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] };
+
+	it('has its own help, not the help of Post-Call Analysis Fields', () => {
+		const create = RESOURCES.find((r) => r.option.value === 'agent')!.operations.find((o) => o.option.value === 'create')!;
+		const settings = create.fields.find((f) => f.name === 'additionalFields')!.options as INodeProperties[];
+		const entryHelp = (name: string) => ((settings.find((f) => f.name === name)!.options as Array<{ values: INodeProperties[] }>)[0].values).map((v) => v.description);
+		expect(entryHelp('tools').join(' ')).toMatch(/function/);
+		expect(entryHelp('tools')).not.toEqual(expect.arrayContaining(entryHelp('post_call_analysis_data')));
+	});
+
+	it('sends a function tool with its parameters schema, from the list and from the JSON mode', async () => {
+		const fromList = await create({ tools: { entries: [{ name: 'book_meeting', type: 'function', description: 'Books a meeting', parameters: JSON.stringify(schema) }] } });
+		expect(fromList.items[0].json.error).toBeUndefined();
+		const complete = { name: 'book_meeting', type: 'function', description: 'Books a meeting', parameters: schema };
+		expect(sim.requestsTo('POST', '/v1/agents').at(-1)!.body).toMatchObject({ tools: [complete] });
+		const fromJson = await create({ tools_json: JSON.stringify([complete]) });
+		expect(fromJson.items[0].json.error).toBeUndefined();
+		expect(sim.requestsTo('POST', '/v1/agents').at(-1)!.body).toMatchObject({ tools: [complete] });
+	});
+
+	it('refuses parameters that are not a JSON object before sending', async () => {
+		const before = sim.requests.length;
+		const { items } = await create({ tools: { entries: [{ name: 'book_meeting', type: 'function', parameters: '{"type": ' }] } });
+		expect(sim.requests.length).toBe(before);
+		expect(items[0].json.error).toMatch(/Item 0: Tools → Parameters \(JSON Schema\): must be a JSON Schema object/);
+	});
+});
+
 describe('Phone numbers as people paste them', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
