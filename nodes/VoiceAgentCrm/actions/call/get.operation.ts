@@ -13,7 +13,7 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a call',
-		description: 'Get the full record of a call by its call ID: outcome, recording, AI analysis and transcript',
+		description: 'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},
 	endpoint: 'getCall',
 	fields: [callIdField, transcriptOptionsField()],

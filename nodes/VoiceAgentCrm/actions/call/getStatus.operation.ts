@@ -11,7 +11,7 @@ export const getStatus: Operation = {
 		name: 'Get Status',
 		value: 'getStatus',
 		action: 'Get the status of a call',
-		description: 'Get where a call stands by its call ID (status endpoint vocabulary), without the transcript',
+		description: 'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
 	},
 	endpoint: 'getCallStatus',
 	fields: [callIdField],
