@@ -2,13 +2,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { RESOURCES } from '../nodes/VoiceAgentCrm/actions/resources';
-import { ENDPOINTS } from '../nodes/VoiceAgentCrm/transport/endpoints';
+import { ENDPOINTS, type Budget } from '../nodes/VoiceAgentCrm/transport/endpoints';
 
 /**
  * The README's operation table is written by hand; this keeps it equal to the node: every
  * resource and operation, the request each sends (the endpoint the operation declares), and
  * whether the API reference documents it.
  */
+
+/** The budget column's words for the endpoint table's budgets. */
+const BUDGET_NAMES: Record<Budget, string> = { org: 'organization', listing: 'listing', events: 'events' };
 
 const README = readFileSync(path.resolve(__dirname, '..', 'README.md'), 'utf8');
 
@@ -27,13 +30,13 @@ function expectedRows(): string[][] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.map((operation) => {
 			const endpoint = ENDPOINTS[operation.endpoint];
-			return [resource.option.name, operation.option.name, `\`${endpoint.method} ${endpoint.path}\``, endpoint.inferred ? 'inferred' : 'documented'];
+			return [resource.option.name, operation.option.name, `\`${endpoint.method} ${endpoint.path}\``, endpoint.inferred ? 'inferred' : 'documented', BUDGET_NAMES[endpoint.budget]];
 		}),
 	);
 }
 
 describe('README', () => {
-	it('lists exactly the operations of the node, each with its request and whether it is documented or inferred', () => {
+	it('lists exactly the operations of the node, each with its request, whether it is documented or inferred, and its budget', () => {
 		expect(operationTable()).toEqual(expectedRows());
 	});
 

@@ -198,7 +198,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 			example: 'wants_follow_up',
 		},
 		description:
-			'Data the AI extracts from each finished call into its analysis (besides the summary and sentiment), e.g. a boolean "interested". On update the list replaces the old one.',
+			'Data the AI extracts from each finished call into its analysis, e.g. a boolean "interested"; on update the list replaces the old one',
 		typeField: {
 			displayName: 'Type',
 			name: 'type',
@@ -223,7 +223,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
-		description: `Instructions for the agent: who it is, what it knows and how it behaves. Up to ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters. Leave empty to clear it on update.`,
+		description: `Instructions for the agent: who it is, what it knows and how it behaves (up to ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters)`,
 	},
 	{
 		displayName: 'Responsiveness',
@@ -298,7 +298,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://example.com/call-events',
 		description:
-			'URL that receives the call events of every call of this agent (call started, call ended, transcript ready). Leave empty to clear it on update.',
+			'URL that receives the events of every call of this agent (call started, call ended, transcript ready)',
 	},
 ];
 

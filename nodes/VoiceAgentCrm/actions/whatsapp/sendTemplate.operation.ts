@@ -197,7 +197,7 @@ export const sendTemplate: Operation = {
 			type: 'json',
 			default: '[]',
 			description:
-				'The components as a JSON array, e.g. [{"type": "BODY", "parameters": [{"type": "text", "text": "María"}]}]. Each component has a type (BODY, HEADER or BUTTON) and parameters, each with a type and, for text, its text.',
+				'The components of the template as a JSON array, e.g. [{"type": "BODY", "parameters": [{"type": "text", "text": "María"}]}]',
 			displayOptions: { show: { componentsInput: ['json'] } },
 		},
 		wabaSendOptions,
