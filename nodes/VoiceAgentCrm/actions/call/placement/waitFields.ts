@@ -41,7 +41,7 @@ export const waitOptionsField: INodeProperties = {
 	displayName: 'Wait Options',
 	name: 'waitOptions',
 	type: 'collection',
-	placeholder: 'Add option',
+	placeholder: 'Add Option',
 	default: {},
 	displayOptions: WAIT_HIDDEN,
 	options: [
