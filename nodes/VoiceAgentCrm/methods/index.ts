@@ -1,4 +1,37 @@
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { voiceAgentCrmApiTest } from './credentialTest';
 import * as listSearch from './listSearch';
 import * as loadOptions from './loadOptions';
 
-export const methods = { listSearch, loadOptions };
+type EditorMethod = (this: ILoadOptionsFunctions, ...args: never[]) => Promise<unknown>;
+
+/**
+ * n8n's editor shows the message of an error thrown by a list, except for a NodeApiError: its REST
+ * client passes that one on as a plain object, which the parameter shows as "[object Object]"
+ * (n8n 2.38 editor, `makeRestApiRequest`). Every list therefore rethrows its errors as
+ * NodeOperationErrors with the same message and description.
+ */
+function readableErrors<T extends Record<string, EditorMethod>>(group: T): T {
+	const wrapped = Object.entries(group).map(([name, method]) => [
+		name,
+		async function (this: ILoadOptionsFunctions, ...args: never[]) {
+			try {
+				return await method.apply(this, args);
+			} catch (error) {
+				const description = error instanceof NodeApiError || error instanceof NodeOperationError ? error.description : undefined;
+				throw new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), {
+					description: description ?? undefined,
+				});
+			}
+		},
+	]);
+	return Object.fromEntries(wrapped) as T;
+}
+
+export const methods = {
+	listSearch: readableErrors(listSearch),
+	loadOptions: readableErrors(loadOptions),
+	credentialTest: { voiceAgentCrmApiTest },
+};

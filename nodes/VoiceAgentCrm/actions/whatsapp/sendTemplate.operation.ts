@@ -6,6 +6,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
+import { parseTemplateChoice } from './template';
 
 /**
  * A template parameter: `type` required (text, image, document, …); `text` and `parameter_name`
@@ -46,6 +47,9 @@ const templateSchema = z.object({
 		.regex(/^[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
 	components: z.array(componentSchema, { invalid_type_error: COMPONENTS_EXPECTED }),
 });
+
+/** The API's default language, sent for a template given by name alone. */
+const DEFAULT_LANGUAGE = 'es';
 
 const LABELS = { templateName: 'Template', languageCode: 'Language Code', components: 'Components' };
 
@@ -103,11 +107,10 @@ export const sendTemplate: Operation = {
 			displayName: 'Language Code',
 			name: 'languageCode',
 			type: 'string',
-			required: true,
-			default: 'es',
+			default: '',
 			placeholder: 'e.g. en_US',
 			description:
-				'Language of the template, exactly as approved (e.g. es, en_US or pt_BR); the template list shows each template with its language',
+				'Language to send, exactly as approved (e.g. es, en_US). Leave empty for the language of the template chosen from the list (es for a name alone).',
 		},
 		{
 			displayName: 'Components Input',
@@ -205,9 +208,10 @@ export const sendTemplate: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const recipient = wabaRecipientOf(this, itemIndex);
 		const fromJson = this.getNodeParameter('componentsInput', itemIndex, 'fields') === 'json';
+		const choice = parseTemplateChoice(String(this.getNodeParameter('templateName', itemIndex, '') ?? ''));
 		const input = {
-			templateName: this.getNodeParameter('templateName', itemIndex, ''),
-			languageCode: this.getNodeParameter('languageCode', itemIndex, 'es'),
+			templateName: choice.name,
+			languageCode: String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() || choice.language || DEFAULT_LANGUAGE,
 			components: fromJson ? componentsFromJson(this, itemIndex) : componentsFromFields(this, itemIndex),
 		};
 		const { templateName, languageCode, components } = validateItem(this, templateSchema, input, itemIndex, LABELS);
