@@ -1,27 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 
+import { closedAddress, startWebPage } from '../../harness/addresses';
 import { startSimulator, type Simulator } from '../../simulator';
 import { testCredential } from '../../harness/credentialTest';
-
-/** A web page at an address, as a dashboard would answer: 200 with HTML. */
-async function startWebPage(): Promise<{ url: string; server: Server }> {
-	const server = createServer((_req, res) => {
-		res.writeHead(200, { 'content-type': 'text/html' });
-		res.end('<!doctype html><html><body><h1>Dashboard</h1></body></html>');
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
-/** An address where nothing listens: a port taken, then freed. */
-async function closedAddress(): Promise<string> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise((resolve) => server.close(resolve));
-	return `http://127.0.0.1:${port}`;
-}
 
 describe('Voice Agent CRM API credential test', () => {
 	let sim: Simulator;
