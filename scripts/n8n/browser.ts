@@ -251,14 +251,15 @@ async function sendTemplateFromTheLists(page: Page, sim: Simulator, screenshot: 
 	await channelLocator.getByTestId('rlc-input').fill(others[0].id);
 	await page.getByTestId('parameter-input-templateName').locator('input').first().click();
 	await page.waitForTimeout(2_000);
-	await page.keyboard.press('Escape');
-	await page.getByTestId('parameter-issues').first().hover();
+	// close the dropdown without leaving the form (Escape would close the node's window)
+	await page.getByTestId('ndv').getByText('Language Code', { exact: true }).first().click();
+	await page.getByTestId('ndv').getByTestId('parameter-issues').first().hover();
 	const issue = page.getByText(/There was a problem loading the parameter options/).first();
 	await issue.waitFor();
 	const shown = (await issue.innerText()).trim();
 	await screenshot('whatsapp-template-list-error');
 	check(
-		/The API rejected the request as invalid/.test(shown) && !shown.includes('[object Object]'),
+		/The API rejected the request as invalid.*The API said: .*WABA/.test(shown) && !shown.includes('[object Object]'),
 		`editor: a template list that fails shows the node's message ("${shown}")`,
 	);
 	await chooseLocatorMode(page, 'channelId', 'From list');

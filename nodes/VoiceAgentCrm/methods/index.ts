@@ -11,7 +11,7 @@ type EditorMethod = (this: ILoadOptionsFunctions, ...args: never[]) => Promise<u
  * n8n's editor shows the message of an error thrown by a list, except for a NodeApiError: its REST
  * client passes that one on as a plain object, which the parameter shows as "[object Object]"
  * (n8n 2.38 editor, `makeRestApiRequest`). Every list therefore rethrows its errors as
- * NodeOperationErrors with the same message and description.
+ * NodeOperationErrors, the description (what the API said) added to the message.
  */
 function readableErrors<T extends Record<string, EditorMethod>>(group: T): T {
 	const wrapped = Object.entries(group).map(([name, method]) => [
@@ -21,7 +21,9 @@ function readableErrors<T extends Record<string, EditorMethod>>(group: T): T {
 				return await method.apply(this, args);
 			} catch (error) {
 				const description = error instanceof NodeApiError || error instanceof NodeOperationError ? error.description : undefined;
-				throw new NodeOperationError(this.getNode(), error instanceof Error ? error.message : String(error), {
+				const message = error instanceof Error ? error.message : String(error);
+				// the editor shows the message only: the API's reason, in the description, goes with it
+				throw new NodeOperationError(this.getNode(), description ? `${message} ${description}` : message, {
 					description: description ?? undefined,
 				});
 			}
