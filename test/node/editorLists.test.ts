@@ -1,5 +1,6 @@
 import { NodeOperationError } from 'n8n-workflow';
 
+import { closedAddress } from '../../harness/addresses';
 import { runNode } from '../../harness/engine';
 import { listSearch, loadOptions } from '../../harness/editorLists';
 import { startSimulator, type Simulator } from '../../simulator';
@@ -56,7 +57,7 @@ describe('The editor\'s lists (list searches and option loaders)', () => {
 		expect((failure as Error).message).toMatch(
 			/^The API rejected the request as invalid\. .*\(HTTP 400\) GET \/v1\/waba\/templates answered 400\. The API said: "Invalid channel type.*"\.$/,
 		);
-		const refused = await listSearch({ apiKey: sim.apiKey, baseUrl: 'http://127.0.0.1:9' }, 'searchCalls').catch((error: unknown) => error);
+		const refused = await listSearch({ apiKey: sim.apiKey, baseUrl: await closedAddress() }, 'searchCalls').catch((error: unknown) => error);
 		expect(refused).toBeInstanceOf(NodeOperationError);
 		expect((refused as Error).message).toMatch(/^The service did not answer: the connection was refused\. Check the Base URL/);
 	});

@@ -150,6 +150,25 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 		});
 	});
 
+	describe('Template given by name alone, Language Code empty', () => {
+		it('sends the language the template is approved in, reading the templates once for all items', async () => {
+			const { items: output, error } = await run(
+				{ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer', languageCode: '' },
+				{ items: [{}, {}] },
+			);
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(2);
+			expect(sim.requestsTo('POST', '/v1/waba/send-template').map((r) => (r.body as IDataObject).language_code)).toEqual(['en_US', 'en_US']);
+			expect(sim.requestsTo('GET', '/v1/waba/templates')).toHaveLength(1);
+		});
+
+		it('refuses before sending a name no approved template has', async () => {
+			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'spring_sale', languageCode: '' });
+			expect(error?.message).toBe('Item 0: Template: there is no approved template named spring_sale on this channel. Pick one from the list.');
+			expect(sim.requestsTo('POST', '/v1/waba/send-template')).toHaveLength(0);
+		});
+	});
+
 	describe('Channel check before sending', () => {
 		const sends = () => sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/waba/'));
 

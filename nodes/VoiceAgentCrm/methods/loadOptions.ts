@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
-import { templateChoice } from '../actions/whatsapp/template';
+import { isApproved, templateChoice } from '../actions/whatsapp/template';
 
 /** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */
 export async function getVoices(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -22,7 +22,7 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 	const channelId = this.getCurrentNodeParameter('channelId', { extractValue: true }) as string | undefined;
 	const { payload } = await apiRequest.call(this, 'listTemplates', { query: channelId ? { channel_id: channelId } : {} });
 	return ((payload ?? []) as IDataObject[])
-		.filter((t) => !t.status || String(t.status).toUpperCase() === 'APPROVED')
+		.filter(isApproved)
 		.map((t) => ({
 			name: `${t.name as string} (${t.language as string})`,
 			value: templateChoice(t.name as string, t.language as string),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 
 import { apiList } from '../../transport/request';
 import { contactLocator, threadLocator, wabaChannelLocator } from '../../shared/locators';
+import { shortened } from '../../shared/text';
 import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 
 /** The channels that can send WhatsApp messages: the Channel list offers only these. */
@@ -83,28 +84,38 @@ export function wabaSendBody(recipient: ReturnType<typeof wabaRecipientOf>, mess
 	return { channel_id, contact_id, ...message, ...(thread_id && { thread_id }), save_message };
 }
 
-/** The organization's channels, read once per execution however many items send. */
-const channelsOfRun = new WeakMap<IExecuteFunctions, Promise<IDataObject[]>>();
+/** Reads a send needs before sending (channels, templates), made once per execution and kept for its items. */
+const readsOfRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
+
+export async function readOncePerRun(context: IExecuteFunctions, key: string, read: () => Promise<IDataObject[]>): Promise<IDataObject[]> {
+	let reads = readsOfRun.get(context);
+	if (!reads) {
+		reads = new Map();
+		readsOfRun.set(context, reads);
+	}
+	let records = reads.get(key);
+	if (!records) {
+		records = read();
+		reads.set(key, records);
+		// a failed read is not kept: the next item reads again
+		records.catch(() => reads.delete(key));
+	}
+	return await records;
+}
 
 /**
  * Refuses, before any send, a channel given by ID that cannot send WhatsApp (another type, or
  * inactive), saying why; the service would answer a bare 400 "invalid channel type" or, worse,
  * a provider error. The API has no read of one channel, so the channel list is read once per
- * execution (a page of up to 1000 channels, on the organization budget) and kept for its items.
+ * execution (pages of up to 1000 channels, on the organization budget) and kept for its items.
  */
 export async function assertWabaSender(context: IExecuteFunctions, channelId: string, itemIndex: number): Promise<void> {
-	let channels = channelsOfRun.get(context);
-	if (!channels) {
-		channels = apiList.call(context, 'listChannels', { returnAll: true, itemIndex }) as Promise<IDataObject[]>;
-		channelsOfRun.set(context, channels);
-		// a failed read is not kept: the next item reads again
-		channels.catch(() => channelsOfRun.delete(context));
-	}
+	const channels = readOncePerRun(context, 'channels', async () => (await apiList.call(context, 'listChannels', { returnAll: true, itemIndex })) as IDataObject[]);
 	const channel = (await channels).find((c) => c.id === channelId);
 	if (!channel) {
-		failItem(context, itemIndex, [`Channel: there is no channel ${channelId} in this organization. Pick an active WhatsApp channel from the list.`]);
+		failItem(context, itemIndex, [`Channel: there is no channel ${shortened(channelId)} in this organization. Pick an active WhatsApp channel from the list.`]);
 	}
-	const named = `"${channel.name as string}" (${channelId})`;
+	const named = `"${channel.name as string}" (${shortened(channelId)})`;
 	if (channel.type !== WABA_SENDER.type) {
 		failItem(context, itemIndex, [
 			`Channel: ${named} is a ${channel.type as string} channel; WhatsApp messages are sent through an active WABA channel. Pick one from the list.`,

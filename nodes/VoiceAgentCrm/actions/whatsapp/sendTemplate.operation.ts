@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
+import { assertWabaSender, wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
-import { parseTemplateChoice } from './template';
+import { approvedLanguageOf, parseTemplateChoice } from './template';
 
 /**
  * A template parameter: `type` required (text, image, document, …); `text` and `parameter_name`
@@ -44,12 +44,9 @@ const templateSchema = z.object({
 	languageCode: z
 		.string()
 		.trim()
-		.regex(/^[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
+		.regex(/^(?:[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?)?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
 	components: z.array(componentSchema, { invalid_type_error: COMPONENTS_EXPECTED }),
 });
-
-/** The API's default language, sent for a template given by name alone. */
-const DEFAULT_LANGUAGE = 'es';
 
 const LABELS = { templateName: 'Template', languageCode: 'Language Code', components: 'Components' };
 
@@ -110,7 +107,7 @@ export const sendTemplate: Operation = {
 			default: '',
 			placeholder: 'e.g. en_US',
 			description:
-				'Language to send, exactly as approved (e.g. es, en_US). Leave empty for the language of the template chosen from the list (es for a name alone).',
+				'Language to send, exactly as approved (e.g. es, en_US). Leave empty to send the language the template is approved in.',
 		},
 		{
 			displayName: 'Components Input',
@@ -211,13 +208,14 @@ export const sendTemplate: Operation = {
 		const choice = parseTemplateChoice(String(this.getNodeParameter('templateName', itemIndex, '') ?? ''));
 		const input = {
 			templateName: choice.name,
-			languageCode: String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() || choice.language || DEFAULT_LANGUAGE,
+			languageCode: String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() || choice.language || '',
 			components: fromJson ? componentsFromJson(this, itemIndex) : componentsFromFields(this, itemIndex),
 		};
 		const { templateName, languageCode, components } = validateItem(this, templateSchema, input, itemIndex, LABELS);
+		await assertWabaSender(this, recipient.channel_id, itemIndex);
 		const message: IDataObject = {
 			template_name: templateName,
-			language_code: languageCode,
+			language_code: languageCode || (await approvedLanguageOf(this, recipient.channel_id, templateName, itemIndex)),
 			...(components.length && { components: components as IDataObject[] }),
 		};
 		return await wabaSend.call(this, 'sendTemplate', wabaSendBody(recipient, message), itemIndex);
