@@ -296,6 +296,28 @@ describe('Event → Send, mapping', () => {
 		expect((sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0].params).toEqual({ plan: 'team', items: [1, 2] });
 	});
 
+	it('maps field by field: a dragged field, a bracketed name and a computed expression each give what n8n computes', async () => {
+		const { items, error } = await run(
+			[
+				{ 'Event Name': 'Demo Booked', contact: { email: 'Mixed.Case@Example.com' }, amount: 12 },
+				{ 'Event Name': 'Demo Booked', contact: { email: 'Other@Example.com' } },
+			],
+			{
+				resource: 'event',
+				operation: 'send',
+				eventName: '={{ $json["Event Name"] }}',
+				contactEmail: '={{ $json.contact.email.toLowerCase() }}',
+				additionalFields: { value: '={{ $json.amount }}', currency: 'eur', eventId: '={{ "demo-" + $itemIndex }}' },
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.status)).toEqual(['created', 'created']);
+		expect(lastSent()).toEqual([
+			{ event_name: 'Demo Booked', event_id: 'demo-0', contact: { email: 'mixed.case@example.com' }, value: 12, currency: 'EUR' },
+			{ event_name: 'Demo Booked', event_id: 'demo-1', contact: { email: 'other@example.com' }, currency: 'EUR' },
+		]);
+	});
+
 	it('maps automatically: the documented names, a contact object or its fields at the top level, text as the service wants it', async () => {
 		const contact = addContact(sim.org, { email: 'auto-mapped@example.com' });
 		const rows: IDataObject[] = [

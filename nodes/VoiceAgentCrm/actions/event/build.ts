@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { shortened } from '../../shared/text';
 import { failItem } from '../../shared/validation';
+import { parameterReader, type ParameterReader } from './parameters';
 import { isObject, namesZone } from './rules';
 
 /** Reads the event of one input item. Only what the user gave is put in the event. */
@@ -18,7 +19,7 @@ export type EventInput = 'autoMapInputData' | 'fields' | 'json';
 export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
 	if (input === 'autoMapInputData') return automaticReader(context, items);
-	const parameter = parameterReader(context);
+	const parameter = parameterReader(context, items);
 	if (input === 'json') {
 		return (itemIndex) =>
 			jsonObject(context, itemIndex, 'Event (JSON)', parameter('eventJson', itemIndex, '{}'), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}');
@@ -26,30 +27,6 @@ export function eventReader(context: IExecuteFunctions, items: INodeExecutionDat
 	const zone = context.getTimezone();
 	const paramsAsJson = parameter('paramsInput', 0, 'keyValue') === 'json';
 	return (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson);
-}
-
-type ParameterReader = (name: string, itemIndex: number, fallback: NodeParameterValueType | object) => unknown;
-
-/**
- * `getNodeParameter`, but a parameter that holds no expression is read once: its value is the
- * same for every item, and with thousands of items the repeated reads are most of the node's work.
- * Values read once are shared by all events and never changed.
- */
-function parameterReader(context: IExecuteFunctions): ParameterReader {
-	const saved = context.getNode().parameters;
-	const fixed = new Map<string, unknown>();
-	return (name, itemIndex, fallback) => {
-		if (fixed.has(name)) return fixed.get(name);
-		const value = context.getNodeParameter(name, itemIndex, fallback as NodeParameterValueType);
-		if (!holdsExpression(name.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), saved))) fixed.set(name, value);
-		return value;
-	};
-}
-
-function holdsExpression(value: unknown): boolean {
-	if (typeof value === 'string') return value.startsWith('=');
-	if (Array.isArray(value)) return value.some(holdsExpression);
-	return isObject(value) && Object.values(value).some(holdsExpression);
 }
 
 /** The item's own JSON field that holds each part of the event, unless the user names another. */
