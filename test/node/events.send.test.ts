@@ -249,6 +249,19 @@ describe('Event → Send, mapping', () => {
 		return runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
 	}
 	const lastSent = () => (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events;
+	/** The event of the tests that map every part: "Plan Upgraded" at 10:00 without a zone, with params, value and company. */
+	const fullEvent = (eventId: string, contact: IDataObject, sessionId: string) => ({
+		event_name: 'Plan Upgraded',
+		event_id: eventId,
+		// a time without zone is read in the workflow's zone: the harness's is n8n's default, America/New_York
+		occurred_at: '2024-05-01T10:00:00.000-04:00',
+		contact,
+		session_id: sessionId,
+		params: { plan: 'pro', seats: 3 },
+		value: 19.9,
+		currency: 'EUR',
+		group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
+	});
 
 	it('maps every field, reads a time without zone in the workflow time zone, and takes params as pairs or JSON', async () => {
 		const contact = addContact(sim.org, { email: 'mapped@example.com' });
@@ -278,18 +291,9 @@ describe('Event → Send, mapping', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ status: 'created', contact: { id: contact.id, matched_by: 'contact_id' } });
 		const sent = (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0];
-		expect(sent).toEqual({
-			event_name: 'Plan Upgraded',
-			event_id: 'mapped-1',
-			// the harness's workflow runs in n8n's default zone, America/New_York
-			occurred_at: '2024-05-01T10:00:00.000-04:00',
-			contact: { contact_id: contact.id, external_id: 'crm-1', email: 'mapped@example.com', name: 'Ana', country: 'ES' },
-			session_id: 'sess-mapped',
-			params: { plan: 'pro', seats: 3 },
-			value: 19.9,
-			currency: 'EUR',
-			group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
-		});
+		expect(sent).toEqual(
+			fullEvent('mapped-1', { contact_id: contact.id, external_id: 'crm-1', email: 'mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-mapped'),
+		);
 
 		const json = await run([{}], { ...parameters, paramsInput: 'json', paramsJson: '{"plan": "team", "items": [1, 2]}', additionalFields: { eventId: 'mapped-2' } });
 		expect(json.items[0].json.status).toBe('created');
@@ -343,18 +347,7 @@ describe('Event → Send, mapping', () => {
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.status)).toEqual(['created', 'unresolved']);
 		expect(lastSent()).toEqual([
-			{
-				event_name: 'Plan Upgraded',
-				event_id: 'auto-1',
-				// a time without zone is read in the workflow's zone (the harness: America/New_York)
-				occurred_at: '2024-05-01T10:00:00.000-04:00',
-				contact: { contact_id: contact.id, external_id: '1234', email: 'auto-mapped@example.com', name: 'Ana', country: 'ES' },
-				session_id: 'sess-auto',
-				params: { plan: 'pro', seats: 3 },
-				value: 19.9,
-				currency: 'EUR',
-				group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
-			},
+			fullEvent('auto-1', { contact_id: contact.id, external_id: '1234', email: 'auto-mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-auto'),
 			{ event_name: 'form_sent', event_id: 'auto-2', contact: { email: 'auto-nested@example.com', phone: '34600000123' }, create_contact: false },
 		]);
 	});
