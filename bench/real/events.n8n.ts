@@ -8,7 +8,8 @@
  * medians over the pairs. Not part of `npm test`: it takes minutes, and this is a shared machine.
  *
  * Environment: N8N_CACHE_DIR (where test:n8n installed n8n), BENCH_N8N_RUNS (pairs at 10,000 rows,
- * default 3), BENCH_N8N_RUNS_100K (default 1), BENCH_N8N_SKIP_BUILD=1.
+ * default 3), BENCH_N8N_RUNS_100K (default 1), BENCH_N8N_WORKFLOWS_100K (default automatic,fields,codeHttp),
+ * BENCH_N8N_SKIP_BUILD=1.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
@@ -31,7 +32,7 @@ const CREDENTIAL = { id: 'VoiceAgentCrmBench', name: 'Voice Agent CRM (bench)' }
  */
 type Workflow = 'automatic' | 'fields' | 'json' | 'fieldsComputed' | 'codeHttp';
 const WORKFLOWS: Workflow[] = ['automatic', 'fields', 'json', 'fieldsComputed', 'codeHttp'];
-const AT_100K: Workflow[] = ['automatic', 'fields', 'codeHttp'];
+const AT_100K = (process.env.BENCH_N8N_WORKFLOWS_100K?.split(',') ?? ['automatic', 'fields', 'codeHttp']) as Workflow[];
 
 interface Measure {
 	cpuSeconds: number;

@@ -365,12 +365,19 @@ describe('Event → Send, mapping', () => {
 		expect(lastSent()).toEqual([{ event_name: 'Trial Started', contact: { email: 'own-names@example.com', name: 'Trial Started' }, value: 5 }]);
 	});
 
-	it('maps automatically: a row without the fields is answered by the node, naming what is missing, without a request', async () => {
+	it('maps automatically: a row the node cannot use is answered on its own item, naming the field, without a request', async () => {
 		const before = sim.requestsTo('POST', '/v1/events').length;
-		const { items, error } = await run([{ Event: 'x', Email: 'y@example.com' }], { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' });
+		const { items, error } = await run(
+			[
+				{ Event: 'x', Email: 'y@example.com' },
+				{ event_name: 'ok', email: 'y@example.com', params: '{not json' },
+			],
+			{ resource: 'event', operation: 'send', eventInput: 'autoMapInputData' },
+		);
 		expect(error).toBeUndefined();
 		expect(sim.requestsTo('POST', '/v1/events').length).toBe(before);
 		expect(items[0].json).toMatchObject({ status: 'invalid', errors: ['event_name is required and must be a string'] });
+		expect(items[1].json).toMatchObject({ status: 'invalid', errors: ['params must be an object'] });
 	});
 });
 

@@ -6,8 +6,15 @@ import { failItem } from '../../shared/validation';
 import { parameterReader, type ParameterReader } from './parameters';
 import { isObject, namesZone } from './rules';
 
-/** Reads the event of one input item. Only what the user gave is put in the event. */
-export type EventReader = (itemIndex: number) => IDataObject;
+/**
+ * Reads the event of one input item; only what the user gave is put in the event. `mayFail`: the
+ * reader can refuse an item (a JSON parameter that does not parse, an expression that fails), so
+ * every item must be read before anything is sent.
+ */
+export interface EventReader {
+	read: (itemIndex: number) => IDataObject;
+	mayFail: boolean;
+}
 
 export type EventInput = 'autoMapInputData' | 'fields' | 'json';
 
@@ -18,15 +25,18 @@ export type EventInput = 'autoMapInputData' | 'fields' | 'json';
  */
 export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
-	if (input === 'autoMapInputData') return automaticReader(context, items);
+	if (input === 'autoMapInputData') return { read: automaticReader(context, items), mayFail: false };
 	const parameter = parameterReader(context, items);
 	if (input === 'json') {
-		return (itemIndex) =>
-			jsonObject(context, itemIndex, 'Event (JSON)', parameter('eventJson', itemIndex, '{}'), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}');
+		return {
+			read: (itemIndex) =>
+				jsonObject(context, itemIndex, 'Event (JSON)', parameter('eventJson', itemIndex, '{}'), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}'),
+			mayFail: true,
+		};
 	}
 	const zone = context.getTimezone();
 	const paramsAsJson = parameter('paramsInput', 0, 'keyValue') === 'json';
-	return (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson);
+	return { read: (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson), mayFail: true };
 }
 
 /** The item's own JSON field that holds each part of the event, unless the user names another. */
@@ -64,7 +74,7 @@ const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
  * "Map Automatically": each event read from the item's JSON by field name, no expression per
  * field. The column names are read once per execution.
  */
-function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
+function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader['read'] {
 	const renamed = context.getNodeParameter('columnNames', 0, {}) as Partial<Record<keyof Columns, string>>;
 	const columns: Columns = { ...DEFAULT_COLUMNS };
 	const named = new Set<string>();
@@ -81,10 +91,11 @@ function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]
 		if (!named.has(key) && [...named].some((other) => columns[other as keyof Columns] === columns[key])) columns[key] = '';
 	}
 	const zone = context.getTimezone();
-	return (itemIndex) => eventFromRow(context, itemIndex, items[itemIndex].json, columns, zone);
+	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
 }
 
-function eventFromRow(context: IExecuteFunctions, itemIndex: number, row: IDataObject, columns: Columns, zone: string): IDataObject {
+/** Never fails: what the node cannot read is kept for the rules to answer on the row's own item. */
+function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataObject {
 	const event: IDataObject = {};
 	setIf(event, 'event_name', text(row[columns.eventName]));
 	setIf(event, 'event_id', text(row[columns.eventId]));
@@ -94,7 +105,7 @@ function eventFromRow(context: IExecuteFunctions, itemIndex: number, row: IDataO
 	setIf(event, 'session_id', text(row[columns.sessionId]));
 	const params = row[columns.params];
 	if (params !== undefined && params !== null && params !== '') {
-		event.params = typeof params === 'string' ? jsonObject(context, itemIndex, `Field "${columns.params}"`, params, 'a JSON object like {"plan": "pro"}') : params;
+		event.params = (typeof params === 'string' ? parsedOrText(params) : params) as IDataObject;
 	}
 	setIf(event, 'value', numeric(row[columns.value]));
 	setIf(event, 'currency', text(row[columns.currency])?.toUpperCase());
@@ -135,6 +146,15 @@ function eventFromFields(context: IExecuteFunctions, parameter: ParameterReader,
 	setIf(event, 'currency', text(extra.currency)?.toUpperCase());
 	setIf(event, 'group', group(context, itemIndex, extra));
 	return event;
+}
+
+/** JSON text as what it holds; text that is no JSON stays text (the rules answer `params must be an object`). */
+function parsedOrText(value: string): unknown {
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
 }
 
 function setIf(target: IDataObject, key: string, value: unknown): void {

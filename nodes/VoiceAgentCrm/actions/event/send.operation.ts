@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { Operation } from '../../shared/operation';
 import { itemError } from '../../shared/operation';
 import { apiRequest, type ApiAnswer } from '../../transport/request';
-import { eventReader } from './build';
+import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { checkEvent, EVENT_LIMITS, type EventResult } from './rules';
 import { sendFields } from './send.fields';
@@ -36,70 +36,93 @@ export const send: Operation = {
 		const options = this.getNodeParameter('options', 0, {}) as { deriveEventIds?: DeriveIds; output?: OutputMode };
 		const mode = options.output ?? 'events';
 		const tally = new EventTally(items.length, mode !== 'summary');
-		const batches = packBatches(prepareRows(this, items, options.deriveEventIds ?? 'whenTimed', tally));
-		await sendBatches(this, batches, tally);
+		const reader = eventReader(this, items);
+		const prepare = rowPreparer(this, reader.read, options.deriveEventIds ?? 'whenTimed', tally);
+		const sender = new BatchSender(this, tally);
+		if (reader.mayFail) {
+			// a row the node cannot read stops the run before anything is sent
+			const pending = items.map((_, row) => prepare(row));
+			for (const [position, entry] of pending.entries()) {
+				if (entry) await sender.add(entry);
+				pending[position] = undefined;
+			}
+		} else {
+			// rows that cannot fail to be read are read as they are sent: only one batch's events are held
+			for (let row = 0; row < items.length; row++) {
+				const entry = prepare(row);
+				if (entry) await sender.add(entry);
+			}
+		}
+		await sender.flush();
 		return tally.output(mode);
 	},
 };
 
 /**
- * Read and check every row before anything is sent: a row the node cannot read fails here (the
- * whole run, or only that row under Continue On Fail), and a row the service would refuse is
- * answered here without spending a request.
+ * Read and check one row: a row the node cannot read fails here (the whole run, or only that row
+ * under Continue On Fail), and a row the service would refuse is answered here without spending a
+ * request. What remains is the event to send.
  */
-function prepareRows(context: IExecuteFunctions, items: INodeExecutionData[], deriveIds: DeriveIds, tally: EventTally): Pending[] {
-	const readEvent = eventReader(context, items);
+function rowPreparer(context: IExecuteFunctions, read: EventReader['read'], deriveIds: DeriveIds, tally: EventTally) {
 	const now = Date.now();
-	const pending: Pending[] = [];
-	for (let row = 0; row < items.length; row++) {
+	return (row: number): Pending | undefined => {
 		let raw: IDataObject;
 		try {
-			raw = readEvent(row);
+			raw = read(row);
 		} catch (error) {
 			const nodeError = itemError(context, error, row);
 			if (!context.continueOnFail()) throw nodeError;
 			tally.failed(row, nodeError);
-			continue;
+			return undefined;
 		}
 		const verdict = checkEvent(raw, now);
 		if (!verdict.send) {
 			tally.answered(row, verdict.result);
-			continue;
+			return undefined;
 		}
 		const { event, anonymous } = verdict;
 		if (shouldDerive(deriveIds, event)) event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
-		pending.push({ row, event, anonymous });
-	}
-	return pending;
+		return { row, event, anonymous };
+	};
 }
 
 /**
- * Up to 100 events per request, in input order. Anonymous events go in batches of their own: a
- * request that carries even one of them draws on the smaller anonymous budget as well, so mixing
+ * Up to 100 events per request, in input order, each batch sent when it is full and its results
+ * written as it returns; its events are let go then. Anonymous events go in batches of their own:
+ * a request that carries even one of them draws on the smaller anonymous budget as well, so mixing
  * them in would let that budget slow down every batch.
  */
-export function packBatches(pending: Pending[]): Batch[] {
-	const batches: Batch[] = [];
-	const open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
-	for (const entry of pending) {
-		const kind = entry.anonymous ? 'anonymous' : 'identified';
-		let batch = open[kind];
-		if (!batch || batch.rows.length === EVENT_LIMITS.eventsPerRequest) {
-			batch = { rows: [], anonymous: entry.anonymous };
-			open[kind] = batch;
-			batches.push(batch);
-		}
-		batch.rows.push(entry);
-	}
-	return batches;
-}
+class BatchSender {
+	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
+	/** A refused key or a disabled add-on: no later batch can succeed, so none is sent. */
+	private stoppedBy?: NodeApiError | NodeOperationError;
 
-/**
- * Send the batches one after the other, the transport pacing them. Each batch's results are
- * written as it returns, and its events are let go: only the batches not yet sent are held.
- */
-async function sendBatches(context: IExecuteFunctions, batches: Batch[], tally: EventTally): Promise<void> {
-	for (let batch = batches.shift(); batch; batch = batches.shift()) {
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly tally: EventTally,
+	) {}
+
+	async add(entry: Pending): Promise<void> {
+		const kind = entry.anonymous ? 'anonymous' : 'identified';
+		const batch = (this.open[kind] ??= { rows: [], anonymous: entry.anonymous });
+		batch.rows.push(entry);
+		if (batch.rows.length < EVENT_LIMITS.eventsPerRequest) return;
+		delete this.open[kind];
+		await this.send(batch);
+	}
+
+	/** The batches not full at the end, the one holding the earliest row first. */
+	async flush(): Promise<void> {
+		const rest = Object.values(this.open).sort((a, b) => a.rows[0].row - b.rows[0].row);
+		for (const batch of rest) await this.send(batch);
+	}
+
+	private async send(batch: Batch): Promise<void> {
+		const { context, tally } = this;
+		if (this.stoppedBy) {
+			for (const entry of batch.rows) tally.failed(entry.row, this.stoppedBy);
+			return;
+		}
 		tally.requests++;
 		try {
 			const answer = await apiRequest.call(context, 'sendEvents', {
@@ -113,9 +136,8 @@ async function sendBatches(context: IExecuteFunctions, batches: Batch[], tally: 
 		} catch (error) {
 			const nodeError = itemError(context, error, batch.rows[0].row);
 			if (!context.continueOnFail()) throw withProgress(nodeError, batch, tally);
-			const stopsRun = isAccountError(nodeError);
-			for (const entry of stopsRun ? [batch, ...batches].flatMap((b) => b.rows) : batch.rows) tally.failed(entry.row, nodeError);
-			if (stopsRun) return;
+			for (const entry of batch.rows) tally.failed(entry.row, nodeError);
+			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
 		}
 	}
 }
