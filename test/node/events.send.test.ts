@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { startSimulator, type Simulator } from '../../simulator';
 import { addContact } from '../../simulator';
 import { storedEvents } from '../../simulator';
@@ -440,14 +441,18 @@ describe.each([
 	it.each([
 		['a 500 after the batch was stored', '500', { status: 500, afterHandling: true }],
 		['the answer lost after the batch was stored', 'drop', { drop: true, afterHandling: true }],
+		// the request's timeout lowered to 1.5 s for this case; the answer comes 5 s after the batch was stored
+		['a timeout after the batch was stored', 'timeout', { delayMs: 5000, afterHandling: true }],
 	])('after %s, the repeat\'s duplicates say this run or an earlier one stored them, and the summary counts no creation', async (_fault, tag, fault) => {
 		const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
 		sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
+		const savedTimeout = RETRY_LIMITS.timeoutMs;
+		if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
 		const repeated = await runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
 			items,
-		});
+		}).finally(() => (RETRY_LIMITS.timeoutMs = savedTimeout));
 		expect(repeated.error).toBeUndefined();
 		// the first attempt stored the 3 events and created their 3 contacts; the repeat stored nothing
 		const stored = storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) => items.some((row) => row.event_id === e.event_id));
