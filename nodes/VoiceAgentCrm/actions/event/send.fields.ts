@@ -85,7 +85,7 @@ export const sendFields: INodeProperties[] = [
 		required: true,
 		default: '{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
 		description:
-			'The whole event object. When the input items already are events, map the whole item: {{ $json }} is read from the item without evaluating an expression. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
+			'The whole event object. When the input items already are events, map the whole input item: the node then reads it from the item without evaluating an expression per item. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
 		displayOptions: { show: { eventInput: ['json'] } },
 	},
 	{

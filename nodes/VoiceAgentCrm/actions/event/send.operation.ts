@@ -47,7 +47,7 @@ export const send: Operation = {
 				pending[position] = undefined;
 			}
 		} else {
-			// rows that cannot fail to be read are read as they are sent: only one batch's events are held
+			// rows that cannot fail to be read are read as they are sent: only the batches being filled are held
 			for (let row = 0; row < items.length; row++) {
 				const entry = prepare(row);
 				if (entry) await sender.add(entry);
