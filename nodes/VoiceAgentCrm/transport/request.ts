@@ -67,6 +67,13 @@ export interface ApiAnswer<T = unknown> {
 	status: number;
 	/** How many 429s were waited out before this answer; callers that poll slow down after one. */
 	rateLimited: number;
+	/**
+	 * True when this answer came from a repeat that followed a 5xx, a lost (dropped or timed-out)
+	 * answer or an unreadable answer to an earlier attempt of the same request: that attempt may
+	 * have taken effect, so the answer may describe its effect, not this repeat's (a Stop answering
+	 * "not stopped", an event answered `duplicate`).
+	 */
+	repeatedAfterUncertainAttempt: boolean;
 }
 
 /** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
@@ -230,6 +237,7 @@ export async function apiRequest<T = unknown>(
 	let rateLimitTries = 0;
 	let rateLimitWaitedMs = 0;
 	let transientTries = 0;
+	let repeatedAfterUncertainAttempt = false;
 	for (;;) {
 		await waitForBudgets(this, budgets);
 		let response: IN8nHttpFullResponse;
@@ -243,6 +251,7 @@ export async function apiRequest<T = unknown>(
 			const reason = isNoAnswer(error) ?? 'the request failed';
 			if (mayRepeat(endpoint, undefined, options) && ++transientTries < RETRY_LIMITS.transientTries) {
 				await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+				repeatedAfterUncertainAttempt = true;
 				continue;
 			}
 			throw noAnswerError(this.getNode(), endpoint, reason, itemIndex, notRepeatedNote(endpoint, options));
@@ -257,7 +266,7 @@ export async function apiRequest<T = unknown>(
 			if (malformed) throw unexpectedAnswer(this, endpoint, status, 'a body that is not JSON', options);
 			const answer = unwrap(endpoint, parsed);
 			if ('wrong' in answer) throw unexpectedAnswer(this, endpoint, status, answer.wrong, options);
-			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries };
+			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries, repeatedAfterUncertainAttempt };
 		}
 
 		if (status === 429) {
@@ -287,6 +296,7 @@ export async function apiRequest<T = unknown>(
 
 		if (mayRepeat(endpoint, status, options) && ++transientTries < RETRY_LIMITS.transientTries) {
 			await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+			repeatedAfterUncertainAttempt ||= status >= 500;
 			continue;
 		}
 		const note = status >= 500 ? notRepeatedNote(endpoint, options) : '';
