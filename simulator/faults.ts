@@ -22,6 +22,10 @@ export interface Fault {
 	delayMs?: number;
 	/** Destroy the socket without any answer. */
 	drop?: boolean;
+	/** Send the status line, the headers and half the body, then destroy the socket: a body cut mid-way. */
+	cutBody?: boolean;
+	/** Append the request's own API key to the body's `message`, as a service that echoes it would. */
+	quoteKey?: boolean;
 	/** When true the request is still handled (its effects happen) before the fault answers. */
 	afterHandling?: boolean;
 }

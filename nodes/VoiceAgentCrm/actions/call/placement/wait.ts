@@ -166,19 +166,18 @@ function callDetails(call: AwaitedCall, status: IDataObject | undefined, extra: 
 	return { call_id: call.callId, call_status: status?.call_status ?? null, timed_out: true, ...extra };
 }
 
-/** A status or record read that failed for good: the call was placed, so say how to follow it. */
+/**
+ * A status or record read that failed for good: the call was placed, so the error says which call
+ * and how to follow it (the transport's message stays as it is).
+ */
 function lostTrack(context: IExecuteFunctions, call: AwaitedCall, error: unknown): CallOutcome {
-	const prefix = `Call ${call.callId} was placed, but waiting for it failed: `;
-	const followUp = 'Follow it with Call → Get Status or Call → Get and this call ID; do not place it again.';
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.message = `${prefix}${error.message}`;
-		error.description = [error.description, followUp].filter(Boolean).join(' ');
-		return { error, details: { call_id: call.callId } };
-	}
-	return {
-		error: new NodeOperationError(context.getNode(), `${prefix}${(error as Error).message}`, { itemIndex: call.itemIndex, description: followUp }),
-		details: { call_id: call.callId },
-	};
+	const placed = `Call ${call.callId} was placed, but waiting for it failed. Follow it with Call → Get Status or Call → Get and this call ID; do not place it again.`;
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex: call.itemIndex });
+	nodeError.description = [placed, nodeError.description].filter(Boolean).join(' ');
+	return { error: nodeError, details: { call_id: call.callId } };
 }
 
 /** The wait ran out: say whether the call is still live, its ID and what to do; hang up if asked. */
