@@ -111,9 +111,7 @@ export class ItemResults {
 		const { written, attempted } = writesOf(this.context);
 		if (!attempted.size) return '';
 		const done = [...written.entries()].sort(([a], [b]) => a - b).map(([itemIndex, records]) => `item ${itemIndex} → ${records.join(', ')}`);
-		const notSent = this.slots
-			.map((_, itemIndex) => itemIndex)
-			.filter((itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex));
+		const notSent = Array.from(this.slots, (_, itemIndex) => itemIndex).filter((itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex));
 		return [
 			done.length ? `Already done by this run: ${done.join('; ')}.` : 'Nothing else of this run went through.',
 			notSent.length ? `Not sent: item${notSent.length > 1 ? 's' : ''} ${notSent.join(', ')}.` : '',
