@@ -77,7 +77,7 @@ export function isProviderUnavailable(endpoint: Endpoint, status: number, json: 
 }
 
 /** What a no-code user can do about each status, where the endpoint's contract does not say otherwise. */
-const STATUS_ADVICE: Record<number, string> = {
+export const STATUS_ADVICE: Record<number, string> = {
 	400: 'The API rejected the request as invalid. Check the fields named in the message.',
 	401: "The API key was refused. Check the API key in the Voice Agent CRM API credential (it comes from the dashboard's API settings) and that the Base URL points at the right service.",
 	403: 'The API key is not allowed to do this.',
