@@ -1,6 +1,8 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { runNode } from '../harness/engine';
 import { installFakeTime } from '../harness/fakeTime';
-import { startSimulator } from '../simulator';
+import { startSimulator, type Simulator } from '../simulator';
 import { DEFAULT_TIMINGS, planCalls } from '../simulator';
 
 const MINUTE = 60_000;
@@ -25,27 +27,30 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const STATUS_READ = /^\/v1\/calls\/[0-9a-f-]{36}\/status$/;
 const RECORD_READ = /^\/v1\/calls\/[0-9a-f-]{36}$/;
 
+/** Place AI Call with "Wait for Outcome: until its analysis is ready", one call per input item. */
+function placeAndAwaitAnalysis(sim: Simulator, toNumber: string, items?: IDataObject[]) {
+	return runNode({
+		credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+		parameters: {
+			resource: 'call',
+			operation: 'placePhoneCall',
+			agentId: byId([...sim.org.agents.values()][0].id),
+			fromNumber: byId('+14155550100'),
+			toNumber,
+			fullName: 'Jane Doe',
+			waitFor: 'analysis',
+		},
+		items,
+	});
+}
+
 async function oneCall(): Promise<Record<string, number>> {
 	const time = installFakeTime();
 	const sim = await startSimulator();
 	try {
 		planCalls(sim).next({ talkMs: TALK_MS });
-		const agent = [...sim.org.agents.values()][0];
 		const startedAt = time.now();
-		const { items, error } = await time.runUntilSettled(
-			runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				parameters: {
-					resource: 'call',
-					operation: 'placePhoneCall',
-					agentId: { __rl: true, mode: 'id', value: agent.id },
-					fromNumber: { __rl: true, mode: 'id', value: '+14155550100' },
-					toNumber: '+14155550199',
-					fullName: 'Jane Doe',
-					waitFor: 'analysis',
-				},
-			}),
-		);
+		const { items, error } = await time.runUntilSettled(placeAndAwaitAnalysis(sim, '+14155550199'));
 		if (error || !items[0]?.json.call_analysis) throw new Error(`the wait did not return the analysis: ${error?.message ?? 'no analysis'}`);
 		const analysisAt = DEFAULT_TIMINGS.queueMs + DEFAULT_TIMINGS.ringMs + TALK_MS + DEFAULT_TIMINGS.analysisDelayMs;
 		return {
@@ -66,21 +71,8 @@ async function busiestMinuteOfManyCalls(): Promise<number> {
 	try {
 		const plans = planCalls(sim);
 		for (let i = 0; i < CALLS_AWAITED_TOGETHER; i++) plans.next({ talkMs: (1 + (i % 10)) * MINUTE });
-		const agent = [...sim.org.agents.values()][0];
 		const { items, error } = await time.runUntilSettled(
-			runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				parameters: {
-					resource: 'call',
-					operation: 'placePhoneCall',
-					agentId: byId(agent.id),
-					fromNumber: byId('+14155550100'),
-					toNumber: '={{ $json.to }}',
-					fullName: 'Jane Doe',
-					waitFor: 'analysis',
-				},
-				items: Array.from({ length: CALLS_AWAITED_TOGETHER }, (_, i) => ({ to: `+1415555${String(1000 + i)}` })),
-			}),
+			placeAndAwaitAnalysis(sim, '={{ $json.to }}', Array.from({ length: CALLS_AWAITED_TOGETHER }, (_, i) => ({ to: `+1415555${String(1000 + i)}` }))),
 		);
 		const analysed = items.filter((item) => item.json.call_analysis).length;
 		if (error || analysed !== CALLS_AWAITED_TOGETHER) throw new Error(`the wait returned ${analysed} analyses: ${error?.message ?? ''}`);
