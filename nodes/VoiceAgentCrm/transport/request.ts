@@ -175,6 +175,11 @@ function numberOr(value: unknown): number | undefined {
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
 }
 
+/** Why a request got no answer, in words (the credential test says it too). */
+export function isNoAnswer(error: unknown): string {
+	return noAnswerOf(error).reason;
+}
+
 /**
  * What became of a request that got no complete answer. A connection dropped after the status
  * line (a body cut mid-way) is a dropped connection too: the service had already acted.
