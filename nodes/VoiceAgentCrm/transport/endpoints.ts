@@ -245,7 +245,7 @@ export const ENDPOINTS = {
 		failure: {
 			record: 'event batch',
 			mayHaveHappened: 'The events may have been stored',
-			notRepeated: 'The batch was not sent again because some events have no Event ID, so a repeat could store them twice.',
+			notRepeated: 'The batch was not repeated because some events have no event ID, so a repeat could store them twice.',
 			check:
 				'Check the events in the dashboard before running these items again, or give every event an Event ID (Options → Derive Missing Event IDs: "When Occurred At Is Set" or "Always") so that batches are safe to repeat.',
 			repeatSafe: 'Every event has an Event ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.',

@@ -143,8 +143,9 @@ function generalHeadline(endpoint: Endpoint, failure: Failure): string {
 /** A status that says nothing happened, or a repeated request that kept failing. */
 function statusAdvice(endpoint: Endpoint, failure: Extract<Failure, { kind: 'status' }>): string {
 	const { status } = failure;
-	// a web page or a missing list is the wrong address, never a missing record
-	if (failure.webPage && status < 500) return `The service answered with a web page, not the API: ${BASE_URL_ADVICE}.`;
+	// a web page that is not there, or a missing list, is the wrong address, never a missing record;
+	// a proxy's page for a 413 or a 429 still means what its status says
+	if (failure.webPage && (status === 404 || status === 405)) return `The service answered with a web page, not the API: ${BASE_URL_ADVICE}.`;
 	if (status === 404 && !endpoint.path.includes('{')) return `This address has no such list: ${BASE_URL_ADVICE}.`;
 	const advice = endpoint.failure.byStatus?.[status] ?? STATUS_ADVICE[status];
 	if (advice) return advice.replace('{apiMessage}', failure.apiMessage || 'no reason given');
