@@ -123,14 +123,15 @@ function withoutKey(parsed: unknown, apiKey: string | undefined): unknown {
 
 /** Whether the endpoint's policy sends the request again after this failure. */
 function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions): boolean {
-	const uncertain = failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
+	// no answer or a 5xx: what a later attempt may not meet again
+	const transient = failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
 	switch (endpoint.repeat) {
 		case 'idempotent':
-			return uncertain;
+			return transient;
 		case 'provider502':
 			return failure.kind === 'status' && isProviderUnavailable(endpoint, failure.status, failure.json);
 		case 'eventIds':
-			return options.repeatSafe === true && uncertain;
+			return options.repeatSafe === true && transient;
 		case 'never':
 			return false;
 	}
