@@ -138,6 +138,7 @@ export class Simulator {
 	}
 
 	async stop(): Promise<void> {
+		await this.clock.stopRunning();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 	}
