@@ -86,6 +86,7 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		remaining,
 		resetAt,
 		nextAt: 0,
+		spacing: 0,
 		windowRemaining,
 		windowSeenAt: now - ago,
 		own: own - 1,
@@ -112,6 +113,17 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 	it('starts over in a new window: the budget went up', () => {
 		const next = paceAfter(window(100, 5, 1000, 11), 119, now + 60_000, now);
 		expect(next).toMatchObject({ nextAt: 0, own: 1, windowRemaining: 120 });
+	});
+
+	it('requests in flight count against what remains: with 2 left, the third request waits for the reset', async () => {
+		const context = {};
+		observeRateHeaders(context, 'org', { 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '0.3' });
+		const started = Date.now();
+		await waitForBudgets(context, ['org']);
+		await waitForBudgets(context, ['org']);
+		expect(Date.now() - started).toBeLessThan(250);
+		await waitForBudgets(context, ['org']);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
 	});
 
 	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, at most one 429 in 100', async () => {
