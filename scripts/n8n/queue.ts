@@ -296,7 +296,7 @@ async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
 	log(`started ${SYNCS} event syncs of ${ROWS} rows`);
 	const runs = await executionsDone(cluster, WORKFLOW_IDS.events, SYNCS, before, 8 * 60_000);
 	check(runs.every((e) => e.summary.status === 'success'), `${runs.length} event syncs, all successful`);
-	const summaries = runs.map((e) => e.items[SEND_NODE]?.[0]?.json ?? {});
+	const summaries = runs.map((e) => (e.items[SEND_NODE]?.[0]?.json.summary ?? {}) as Record<string, unknown>);
 	check(
 		summaries.every((s) => s.received === ROWS && s.failed === 0),
 		`each sync's summary: ${ROWS} received, 0 failed`,
