@@ -2,7 +2,8 @@
  * The simulator's clock. It follows real time plus an offset that tests move forward, so that
  * the call life cycle, rate windows and retention limits can be crossed without sleeping.
  * Work scheduled on the clock (call state changes, webhooks) runs when the clock passes it:
- * on `advance`, and lazily before every request is handled.
+ * on `advance`, lazily before every request is handled, and, once `runOnItsOwn` is called (the
+ * standalone simulator, a cluster test), on time without any request.
  */
 export interface ScheduledTask {
 	at: number;
@@ -14,6 +15,8 @@ export class SimClock {
 	private offsetMs = 0;
 	private seq = 0;
 	private tasks: ScheduledTask[] = [];
+	private ticker?: NodeJS.Timeout;
+	private running?: Promise<void>;
 
 	constructor(private readonly realNow: () => number = Date.now) {}
 
@@ -48,6 +51,29 @@ export class SimClock {
 			const task = this.tasks.shift()!;
 			await task.run();
 		}
+	}
+
+	/**
+	 * Run due work every `tickMs` of real time, so that call life cycles and webhooks happen on
+	 * time with no request arriving. One pass at a time: a slow webhook delays the next pass
+	 * rather than running tasks out of order. Tests keep the clock they move themselves.
+	 */
+	runOnItsOwn(tickMs = 100): void {
+		if (this.ticker) return;
+		this.ticker = setInterval(() => {
+			if (this.running) return;
+			this.running = this.runDue()
+				.catch((error: unknown) => console.error('simulator clock: a scheduled step failed:', error))
+				.finally(() => (this.running = undefined));
+		}, tickMs);
+		this.ticker.unref();
+	}
+
+	/** Stop running on its own; waits for a pass under way. */
+	async stopRunning(): Promise<void> {
+		clearInterval(this.ticker);
+		this.ticker = undefined;
+		await this.running;
 	}
 
 	pending(): number {

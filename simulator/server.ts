@@ -67,6 +67,8 @@ export interface SimulatorOptions {
 	seed?: boolean;
 	/** A fixed API key for the main organization; a random one otherwise. */
 	apiKey?: string;
+	/** How long a webhook receiver may take to answer before the delivery counts as failed; 5 s by default. */
+	webhookTimeoutMs?: number;
 }
 
 /** Helper for handlers: the error body the reference shows for rate-limit and stop errors. */
@@ -138,6 +140,7 @@ export class Simulator {
 	}
 
 	async stop(): Promise<void> {
+		await this.clock.stopRunning();
 		for (const socket of this.sockets) socket.destroy();
 		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
 	}
@@ -160,7 +163,7 @@ export class Simulator {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(payload),
-				signal: AbortSignal.timeout(5_000),
+				signal: AbortSignal.timeout(this.options.webhookTimeoutMs ?? 5_000),
 			});
 			delivery.status = res.status;
 			await res.arrayBuffer();

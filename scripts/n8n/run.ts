@@ -16,7 +16,7 @@
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { startSimulator } from '../../simulator';
@@ -27,18 +27,22 @@ import {
 	checks,
 	freePort,
 	freshDir,
+	installCommunityPackage,
 	installPaths,
 	keepSecret,
 	log,
 	N8nInstance,
-	PACKAGE_NAME,
 	redact,
 	ROOT,
 	runOk,
+	setUpOwner,
 	writeJson,
 } from './lib';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
 import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
+
+// browser.ts reads the owner's type from here
+export type { Owner } from './lib';
 
 async function main(): Promise<void> {
 	const t0 = Date.now();
@@ -148,50 +152,6 @@ async function main(): Promise<void> {
 	}
 	console.log(`test:n8n: ${checks.passed} passed, 0 failed (${seconds}s)`);
 	process.exit(0);
-}
-
-/**
- * What n8n's community package installer does (CommunityPackagesService.downloadPackage): the
- * tarball extracted into `<user folder>/.n8n/nodes/node_modules/<package>`, its dev, peer and optional
- * dependencies dropped from its package.json, `npm install` run there, and the package listed in
- * `.n8n/nodes/package.json`.
- */
-async function installCommunityPackage(n8n: N8nInstance, tarball: string): Promise<void> {
-	const nodesDir = path.join(n8n.n8nDir, 'nodes');
-	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
-	mkdirSync(packageDir, { recursive: true });
-	await runOk('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-	const manifestFile = path.join(packageDir, 'package.json');
-	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(
-		readFileSync(manifestFile, 'utf8'),
-	) as Record<string, unknown>;
-	writeJson(manifestFile, manifest);
-	await runOk(
-		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
-		{ cwd: packageDir, env: n8n.env() },
-	);
-	writeJson(path.join(nodesDir, 'package.json'), {
-		name: 'installed-nodes',
-		private: true,
-		dependencies: { [PACKAGE_NAME]: manifest.version },
-	});
-	const files = readdirSync(path.join(packageDir, 'dist', 'nodes'));
-	log(`package installed in ${packageDir} (dist/nodes: ${files.join(', ')})`);
-}
-
-export interface Owner {
-	email: string;
-	password: string;
-}
-
-/** The instance owner, set up through n8n's REST API, then signed in (the session serves the REST reads). */
-async function setUpOwner(n8n: N8nInstance): Promise<Owner> {
-	const owner: Owner = { email: 'owner@example.test', password: `Sim-${randomBytes(6).toString('hex')}-9A` };
-	await n8n.restOk('POST', '/owner/setup', { email: owner.email, firstName: 'Test', lastName: 'Owner', password: owner.password });
-	await n8n.restOk('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
-	log('n8n: owner set up through POST /rest/owner/setup and signed in');
-	return owner;
 }
 
 void main().catch((error: unknown) => {

@@ -68,7 +68,8 @@ describe('Place AI Call and wait, freeing the worker (resume by the call webhook
 		await advance(DEFAULT_TIMINGS.queueMs + DEFAULT_TIMINGS.ringMs + SECOND);
 		expect(events()).toEqual(['call_started:waiting']);
 		expect(execution!.saved).toBeDefined();
-		expect(sim.requestsTo('GET', STATUS_READS)).toHaveLength(1);
+		// "call started" is never a call's last event: it costs no request
+		expect(sim.requestsTo('GET', STATUS_READS)).toHaveLength(0);
 
 		await advance(2 * MINUTE + DEFAULT_TIMINGS.finishedDelayMs);
 		expect(events()).toEqual(['call_started:waiting', 'call_ended:resumed']);
@@ -97,6 +98,24 @@ describe('Place AI Call and wait, freeing the worker (resume by the call webhook
 		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 		expect(output.map((item) => item.json.to)).toEqual(['+14155551001', '+14155551002']);
 		for (const item of output) expect(item.json).toMatchObject({ call_analysis: { summary: expect.any(String) }, chat_history: expect.any(Array) });
+	});
+
+	it('a "call started" handled late, when the call has already ended, does not resume: the end event still to come does', async () => {
+		planCalls(sim).next({ talkMs: 5 * MINUTE });
+		const run = await waiting('ended').start();
+		const callId = String(WaitingExecution.nodeItems(run)[0].call_id);
+		// the call as a busy webhook process would find it when it gets to the start event
+		Object.assign(sim.org.calls.get(callId)!, { phase: 'ended', finished: true });
+		const post = (event: string) =>
+			fetch(execution!.resumeUrl, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ event, call_id: callId, finished: event !== 'call_started' }),
+			});
+		expect((await post('call_started')).status).toBe(200);
+		expect(execution!.resumedRun).toBeUndefined();
+		expect((await post('call_ended')).status).toBe(200);
+		expect(execution!.resumedRun?.status).toBe('success');
 	});
 
 	it('a forged "call ended" for a live call does not resume the execution: the status endpoint decides', async () => {

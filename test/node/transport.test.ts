@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSimulator, type Simulator } from '../../simulator';
 import { runNode } from '../../harness/engine';
-import { budgetsOf, observeRateHeaders, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
+import { budgetsOf, observeRateHeaders, paceAfter, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
 
 const listVoices = { resource: 'agent', operation: 'listVoices' };
 
@@ -105,4 +105,76 @@ describe('transport: rate limits, errors and the API key', () => {
 			expect(error?.message).toMatch(/^Not found in this organization/);
 		});
 	});
+});
+
+describe('transport: pacing on the organization budget shared by concurrent executions', () => {
+	const now = 1_000_000;
+	const resetAt = now + 30_000;
+	/** This execution's pace after `own` of its requests, the window having started at `windowRemaining` `ago` ms before. */
+	const window = (windowRemaining: number, own: number, ago: number, remaining: number) => ({
+		remaining,
+		resetAt,
+		nextAt: 0,
+		spacing: 0,
+		windowRemaining,
+		windowSeenAt: now - ago,
+		own: own - 1,
+	});
+
+	it('a lone execution keeps its pace: everything drawn in the window was its own', () => {
+		expect(paceAfter(window(100, 10, 1000, 91), 90, resetAt, now).nextAt).toBe(0);
+	});
+
+	it('spreads its share of what is left up to the reset when others draw faster than the budget lasts', () => {
+		// 60 drawn in 1 s, 10 of them its own: a sixth of the 40 left, spread over the 30 s to the reset
+		expect(paceAfter(window(100, 10, 1000, 41), 40, resetAt, now).nextAt).toBe(now + 30_000 / (40 / 6));
+	});
+
+	it('does not slow down while the budget lasts to the reset at the current pace', () => {
+		expect(paceAfter(window(100, 2, 60_000, 91), 90, resetAt, now).nextAt).toBe(0);
+	});
+
+	it('waits for the reset at 0, or when less than two requests of what is left are its own', () => {
+		expect(paceAfter(window(100, 2, 1000, 1), 0, resetAt, now).nextAt).toBe(resetAt);
+		expect(paceAfter(window(100, 5, 1000, 16), 15, resetAt, now).nextAt).toBe(resetAt);
+	});
+
+	it('starts over in a new window: the budget went up', () => {
+		const next = paceAfter(window(100, 5, 1000, 11), 119, now + 60_000, now);
+		expect(next).toMatchObject({ nextAt: 0, own: 1, windowRemaining: 120 });
+	});
+
+	it('requests in flight count against what remains: with 2 left, the third request waits for the reset', async () => {
+		const context = {};
+		observeRateHeaders(context, 'org', { 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '0.3' });
+		const started = Date.now();
+		await waitForBudgets(context, ['org']);
+		await waitForBudgets(context, ['org']);
+		expect(Date.now() - started).toBeLessThan(250);
+		await waitForBudgets(context, ['org']);
+		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+	});
+
+	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, at most one 429 in 100', async () => {
+		const sim = await startSimulator({ windowMs: 2000, fractionalSeconds: true, limits: { org: 40 } });
+		try {
+			const runs = await Promise.all(
+				Array.from({ length: 8 }, () =>
+					runNode({
+						credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+						parameters: listVoices,
+						items: Array.from({ length: 30 }, () => ({})),
+					}),
+				),
+			);
+			expect(runs.map((r) => r.error)).toEqual(Array(8).fill(undefined));
+			expect(runs.map((r) => r.items.length)).toEqual(Array(8).fill(30 * 5)); // five voices per item
+			const statuses = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.status);
+			const limited = statuses.filter((s) => s === 429).length;
+			expect(statuses.length - limited).toBe(240);
+			expect(limited / statuses.length).toBeLessThanOrEqual(0.01);
+		} finally {
+			await sim.stop();
+		}
+	}, 60_000);
 });

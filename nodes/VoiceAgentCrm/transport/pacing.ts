@@ -26,17 +26,83 @@ export const BUDGET_LABELS: Record<BudgetKey, string> = {
 };
 
 /**
- * Pacing state of one node execution: when a budget's remaining count reaches 0, the next request
- * that draws on it waits for the reset instead of colliding with a 429. Kept per execution
- * context (not per process), so that nothing is shared between executions or workers.
+ * Pacing state per budget. The rate headers report the organization's budget, which every
+ * execution on every worker draws on. The executions of one n8n process that use the same
+ * credential share one view of it (`paceByAccount`): they count the requests they have in flight,
+ * so that together they never send more than `Remaining` allows, and, within the current window, how
+ * much of the budget was drawn and how much of that was theirs: their share. When other processes
+ * draw too and the window's pace would empty the budget before its reset, the process spreads its
+ * share of what is left evenly up to the reset. A lone process keeps its full speed and waits only
+ * when the budget is spent. The view is advisory: lost with a restart, rebuilt from the next answer.
  */
-const resumeAtByContext = new WeakMap<object, Map<BudgetKey, number>>();
+export interface BudgetPace {
+	/** `Remaining` of the last answer. */
+	remaining: number;
+	/** When the budget's window resets. */
+	resetAt: number;
+	/** The next request drawing on the budget waits until then. */
+	nextAt: number;
+	/** Time between two requests while spreading; 0 when not spreading. */
+	spacing: number;
+	/** This window as this process saw it: `Remaining` before its first request, when that was, its own requests. */
+	windowRemaining: number;
+	windowSeenAt: number;
+	own: number;
+}
 
-function stateOf(context: object): Map<BudgetKey, number> {
-	let state = resumeAtByContext.get(context);
+interface PaceState {
+	paces: Map<BudgetKey, BudgetPace>;
+	/**
+	 * When the requests not answered yet were sent, per budget: counted from the first request, before
+	 * any answer. A request that fails without an answer is forgotten after `IN_FLIGHT_FORGET_MS`.
+	 */
+	inFlight: Map<BudgetKey, number[]>;
+}
+
+/** Longer than a request may take (the transport's timeout is 30 s). */
+const IN_FLIGHT_FORGET_MS = 60_000;
+
+function inFlightOf(state: PaceState, budget: BudgetKey, now: number): number[] {
+	const sent = (state.inFlight.get(budget) ?? []).filter((at) => now - at < IN_FLIGHT_FORGET_MS);
+	state.inFlight.set(budget, sent);
+	return sent;
+}
+
+const newState = (): PaceState => ({ paces: new Map(), inFlight: new Map() });
+
+const paceByAccount = new Map<string, PaceState>();
+const stateByContext = new WeakMap<object, PaceState>();
+
+interface CredentialContext {
+	getCredentials(type: string): Promise<IDataObject>;
+	getNode(): { credentials?: Record<string, { id?: string | null; name: string }> };
+}
+
+/** The account a context's requests draw on: its credential and API address; undefined for a bare context. */
+async function accountOf(context: object): Promise<string | undefined> {
+	const functions = context as Partial<CredentialContext>;
+	if (typeof functions.getCredentials !== 'function' || typeof functions.getNode !== 'function') return undefined;
+	const credentials = await functions.getCredentials('voiceAgentCrmApi');
+	const reference = functions.getNode().credentials?.voiceAgentCrmApi;
+	return `${reference?.id ?? reference?.name ?? ''} ${String(credentials.baseUrl)}`;
+}
+
+async function sharedStateOf(context: object): Promise<PaceState> {
+	const known = stateByContext.get(context);
+	if (known) return known;
+	const account = await accountOf(context);
+
+	const state = (account && paceByAccount.get(account)) || newState();
+	if (account) paceByAccount.set(account, state);
+	stateByContext.set(context, state);
+	return state;
+}
+
+function stateOf(context: object): PaceState {
+	let state = stateByContext.get(context);
 	if (!state) {
-		state = new Map();
-		resumeAtByContext.set(context, state);
+		state = newState();
+		stateByContext.set(context, state);
 	}
 	return state;
 }
@@ -49,22 +115,76 @@ export function secondsHeader(headers: IDataObject, name: string): number | unde
 	return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/** Wait until every budget the request draws on has been reset, if any ran out. */
-export async function waitForBudgets(context: object, budgets: BudgetKey[]): Promise<void> {
-	const state = stateOf(context);
-	const resumeAt = Math.max(0, ...budgets.map((b) => state.get(b) ?? 0));
-	const wait = resumeAt - Date.now();
-	if (wait > 0) await sleep(wait);
+/** When a request may go: the budgets' paced turns, or their reset when what remains is in flight already. */
+function turnOf(state: PaceState, budgets: BudgetKey[], now: number): number {
+	let at = now;
+	for (const budget of budgets) {
+		const pace = state.paces.get(budget);
+		if (!pace || now >= pace.resetAt) continue;
+		const spent = pace.remaining - inFlightOf(state, budget, now).length <= 0;
+		at = Math.max(at, spent ? pace.resetAt : pace.nextAt);
+	}
+	return at;
 }
 
-/** Read the rate headers of an answer and remember the budgets that reached 0. */
+/** Wait until every budget the request draws on allows it, then count the request in flight. */
+export async function waitForBudgets(context: object, budgets: BudgetKey[]): Promise<void> {
+	const state = await sharedStateOf(context);
+	for (let at = turnOf(state, budgets, Date.now()); at > Date.now(); at = turnOf(state, budgets, Date.now())) {
+		await sleep(at - Date.now());
+	}
+	const now = Date.now();
+	for (const budget of budgets) {
+		inFlightOf(state, budget, now).push(now);
+		const pace = state.paces.get(budget);
+		// the next request of the process takes the following turn
+		if (pace && now < pace.resetAt && pace.spacing > 0) pace.nextAt = Math.max(pace.nextAt, now) + pace.spacing;
+	}
+}
+
+/** The pace of a budget after an answer that reports `remaining` and the window's reset. */
+export function paceAfter(previous: BudgetPace | undefined, remaining: number, resetAt: number, now: number): BudgetPace {
+	const sameWindow = previous && now < previous.resetAt && remaining <= previous.windowRemaining;
+	if (!sameWindow) {
+		const window = { windowRemaining: remaining + 1, windowSeenAt: now, own: 1 };
+		return { remaining, resetAt, ...window, ...spread(window, remaining, resetAt, now) };
+	}
+	// answers of concurrent requests may come back out of order: the lowest count is the latest
+	const lowest = Math.min(remaining, previous.remaining);
+	const window = { windowRemaining: previous.windowRemaining, windowSeenAt: previous.windowSeenAt, own: previous.own + 1 };
+	const pace = spread(window, lowest, previous.resetAt, now);
+	// turns already handed out to waiting requests stand while spreading
+	const nextAt = pace.spacing > 0 ? Math.max(pace.nextAt, previous.nextAt) : pace.nextAt;
+	return { remaining: lowest, resetAt: previous.resetAt, ...window, ...pace, nextAt };
+}
+
+function spread(window: Pick<BudgetPace, 'windowRemaining' | 'windowSeenAt' | 'own'>, remaining: number, resetAt: number, now: number): Pick<BudgetPace, 'nextAt' | 'spacing'> {
+	const still = { nextAt: 0, spacing: 0 };
+	if (remaining === 0) return { nextAt: resetAt, spacing: 0 };
+	const drawn = window.windowRemaining - remaining;
+	const share = window.own / drawn;
+	if (share >= 1) return still;
+	const toReset = resetAt - now;
+	const drawnBeforeReset = (drawn / Math.max(1, now - window.windowSeenAt)) * toReset;
+	if (drawnBeforeReset <= remaining) return still;
+	const ownLeft = remaining * share;
+	// its last request of the window would race the others' for the final units: it waits for the new window
+	if (ownLeft < 2) return { nextAt: resetAt, spacing: 0 };
+	const spacing = toReset / ownLeft;
+	return { nextAt: Math.min(resetAt, now + spacing), spacing };
+}
+
+/** Read the rate headers of an answer and pace each budget they report. */
 export function observeRateHeaders(context: object, primary: Budget, headers: IDataObject): void {
 	const state = stateOf(context);
+	const now = Date.now();
 	for (const [suffix, budget] of SUFFIXES) {
 		const remaining = secondsHeader(headers, `x-ratelimit-remaining${suffix}`);
-		if (remaining !== 0) continue;
-		const reset = secondsHeader(headers, `x-ratelimit-reset${suffix}`) ?? 1;
-		state.set(budget ?? primary, Date.now() + reset * 1000);
+		if (remaining === undefined) continue;
+		const key = budget ?? primary;
+		const resetAt = now + (secondsHeader(headers, `x-ratelimit-reset${suffix}`) ?? 1) * 1000;
+		inFlightOf(state, key, now).shift();
+		state.paces.set(key, paceAfter(state.paces.get(key), remaining, resetAt, now));
 	}
 }
 

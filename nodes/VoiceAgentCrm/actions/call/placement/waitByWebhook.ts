@@ -121,6 +121,19 @@ function awaitedItems(context: IWebhookFunctions): INodeExecutionData[] {
 	return Array.isArray(items) ? (items as INodeExecutionData[]) : [];
 }
 
+/**
+ * Whether the service surely sends another event for the call after `event`: a started call always
+ * ends, with its own event. A `call_started` handled late (a busy webhook process) finds the call
+ * already finished; resuming on it would leave the end event to reach an execution no longer
+ * waiting, which n8n answers with 409 and an error line in its log. After `call_ended` an answered
+ * call's `transcript_ready` may or may not still come (the reference does not order the finished
+ * flag and the analysis), so the end event resumes when everything is ready; see the README,
+ * "Late call events".
+ */
+function laterEventComes(event: unknown): boolean {
+	return event === 'call_started';
+}
+
 /** The call's record when it is finished and ready, read from the service; undefined otherwise. */
 async function readyRecord(context: IWebhookFunctions, item: INodeExecutionData): Promise<IDataObject | undefined> {
 	const note = waitNoteOf(item)!;
@@ -133,15 +146,16 @@ async function readyRecord(context: IWebhookFunctions, item: INodeExecutionData)
 
 /**
  * A call event reached the resume URL. Resume with the full records once every awaited call is
- * finished and ready; otherwise answer the service and leave the execution waiting. The call the
- * event names is checked first, so that an early event costs one status read.
+ * finished and ready, never on an event another one surely follows; otherwise answer the service
+ * and leave the execution waiting. The call the event names is checked first, so that an early
+ * event costs one status read.
  */
 export async function resumeWhenCallsFinished(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const items = awaitedItems(this);
-	const named = (this.getBodyData() as IDataObject).call_id;
+	const { call_id: named, event } = this.getBodyData() as IDataObject;
 	const awaited = items.filter((item) => waitNoteOf(item) !== undefined);
 	const order = [...awaited.filter((item) => item.json.call_id === named), ...awaited.filter((item) => item.json.call_id !== named)];
-	if (!order.length) return { webhookResponse: { received: true, resumed: false } };
+	if (!order.length || laterEventComes(event)) return { webhookResponse: { received: true, resumed: false } };
 	const records = new Map<INodeExecutionData, IDataObject>();
 	try {
 		for (const item of order) {
