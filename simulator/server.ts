@@ -21,7 +21,7 @@ export interface SimRequest {
 
 export interface SimResponse {
 	status: number;
-	/** Serialized as JSON; `undefined` sends no body. */
+	/** Serialized as JSON; a Buffer is sent as it is (with its own content-type header); `undefined` sends no body. */
 	body?: unknown;
 	headers?: Record<string, string>;
 }
@@ -345,6 +345,11 @@ function send(res: ServerResponse, answer: SimResponse): void {
 	if (answer.body === undefined) {
 		res.writeHead(answer.status, headers);
 		res.end();
+		return;
+	}
+	if (Buffer.isBuffer(answer.body)) {
+		res.writeHead(answer.status, { 'content-length': String(answer.body.length), ...headers });
+		res.end(answer.body);
 		return;
 	}
 	res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...headers });

@@ -59,7 +59,13 @@ export function errorJson(error: NodeApiError | NodeOperationError): IDataObject
 	return json;
 }
 
-export function toItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+/** A result that carries files besides its JSON (a downloaded recording). */
+export class ItemWithBinary {
+	constructor(readonly item: INodeExecutionData) {}
+}
+
+export function toItems(result: IDataObject | IDataObject[] | ItemWithBinary, itemIndex: number): INodeExecutionData[] {
+	if (result instanceof ItemWithBinary) return [{ ...result.item, pairedItem: { item: itemIndex } }];
 	return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
@@ -68,7 +74,7 @@ export function toItems(result: IDataObject | IDataObject[], itemIndex: number):
  * becomes an error item paired to its input under Continue On Fail, and the others go on.
  */
 export function perItem(
-	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[]>,
+	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[] | ItemWithBinary>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
 		const output: INodeExecutionData[] = [];
