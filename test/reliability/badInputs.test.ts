@@ -31,6 +31,7 @@ function validBases(ids: { call: string; tag: string; task: string; thread: stri
 		'agent.getMany': { resource: 'agent', operation: 'getMany', returnAll: false, limit: 5 },
 		'agent.listVoices': { resource: 'agent', operation: 'listVoices' },
 		'agent.update': { resource: 'agent', operation: 'update', agentId: byId(agents.appointmentReminder), updateFields: { name: 'Renamed' } },
+		'phoneNumber.getAll': { resource: 'phoneNumber', operation: 'getAll', returnAll: false, limit: 5 },
 		'comment.create': { resource: 'comment', operation: 'create', contactId: byId(contacts.mariaGarcia), content: 'Called back', createdByType: 'USER', createdBy: 'owner@example.test' },
 		'contact.create': { resource: 'contact', operation: 'create', phoneNumber: NEW_PHONE, additionalFields: {} },
 		'contact.delete': { resource: 'contact', operation: 'delete', contactId: byId(contacts.lucasPereira) },
@@ -49,6 +50,7 @@ function validBases(ids: { call: string; tag: string; task: string; thread: stri
 		'thread.getMany': { resource: 'thread', operation: 'getMany', returnAll: false, limit: 5, filters: {} },
 		'thread.update': { resource: 'thread', operation: 'update', threadId: byId(ids.thread), status: 'closed', assignment: 'unchanged' },
 		'message.get': { resource: 'message', operation: 'get', messageId: ids.message },
+		'whatsapp.getTemplates': { resource: 'whatsapp', operation: 'getTemplates', channelId: to.channelId, returnAll: false, limit: 5 },
 		'whatsapp.sendMedia': { resource: 'whatsapp', operation: 'sendMedia', ...to, mediaType: 'image', mediaSource: 'url', mediaUrl: 'https://cdn.example.com/a.jpg', options: {} },
 		'whatsapp.sendMessage': { resource: 'whatsapp', operation: 'sendMessage', ...to, content: 'Hello', options: {} },
 		'whatsapp.sendTemplate': { resource: 'whatsapp', operation: 'sendTemplate', ...to, templateName: 'welcome_offer', languageCode: 'en_US', componentsInput: 'json', componentsJson: '[]', options: {} },
@@ -96,7 +98,7 @@ describe('Generated bad input for every parameter of every operation', () => {
 
 	it('covers every operation with hundreds of generated values', () => {
 		// every operation that has parameters (List Voices has none)
-		expect(new Set(cases.map((c) => c.operation)).size).toBe(32);
+		expect(new Set(cases.map((c) => c.operation)).size).toBe(34);
 		expect(cases.length).toBeGreaterThan(500);
 	});
 
