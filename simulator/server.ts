@@ -50,7 +50,10 @@ export interface WebhookDelivery {
 	url: string;
 	payload: Record<string, unknown>;
 	status: number | null;
+	/** Simulator clock time of the event. */
 	at: number;
+	/** Wall-clock time the delivery was sent (the simulator clock may run ahead of it). */
+	sentAt: number;
 }
 
 export interface SimulatorOptions {
@@ -153,7 +156,7 @@ export class Simulator {
 
 	/** Post a webhook; failures are recorded, never thrown (the service does not retry them either). */
 	async postWebhook(url: string, payload: Record<string, unknown>): Promise<void> {
-		const delivery: WebhookDelivery = { url, payload, status: null, at: this.clock.now() };
+		const delivery: WebhookDelivery = { url, payload, status: null, at: this.clock.now(), sentAt: Date.now() };
 		this.webhooks.push(delivery);
 		try {
 			const res = await fetch(url, {

@@ -4,7 +4,7 @@ import { callFinished } from './callFinished';
 import type { PollEvent } from './pollEvent';
 import { threadChanged } from './threadChanged';
 
-/** Every event of the polling trigger, in the order the Event list shows them; the first is the default. */
+/** Every event of the polling trigger, in the order the Event list shows them. */
 export const POLL_EVENTS: PollEvent[] = [callFinished, threadChanged];
 
 export function pollEventOf(value: string): PollEvent {
@@ -19,7 +19,8 @@ export function pollEventProperties(): INodeProperties[] {
 		type: 'options',
 		noDataExpression: true,
 		options: POLL_EVENTS.map((event) => event.option),
-		default: POLL_EVENTS[0].option.value,
+		// the first event of the registry (a literal, as n8n's lint requires)
+		default: 'callFinished',
 	};
 	const fields = POLL_EVENTS.flatMap((event) =>
 		event.fields.map((field) => ({
