@@ -18,7 +18,7 @@ import { callItem, lateNote, matchesFilters, readCall, verdictOf, type CallSetti
  */
 export type CallEvent = 'callStarted' | 'callFinished';
 
-/** Claims kept per workflow node: at most this many calls (about 60 bytes each in the static data). */
+/** Claims kept per workflow node: the last 2 × MAX_CLAIMS emissions (about 60 bytes each in the static data, so under 120 KB). */
 export const MAX_CLAIMS = 1_000;
 
 const claims = new Map<string, Set<string>>();
