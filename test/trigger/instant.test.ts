@@ -37,7 +37,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 			webhookId: 'hook-1',
 		};
 		const hook = () => new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
-		const methods = nodeType.webhookMethods!.default;
+		const methods = nodeType.webhookMethods!.default!;
 		return {
 			url: () => hook().getNodeWebhookUrl('default')!,
 			activate: async () => {
@@ -122,7 +122,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		const events = sim.webhooks.filter((w) => w.payload.call_id === callId && w.url === trigger.url()).map((w) => w.payload);
 		expect(events.map((e) => e.event)).toEqual(['call_started', 'call_ended', 'transcript_ready']);
 		const emitted = [];
-		for (const event of events) emitted.push(...(await trigger.deliver(event)));
+		for (const event of events) emitted.push(...(await trigger.deliver(event as IDataObject)));
 		// read after the call ended: started and finished both show in the record by then, the analysis too
 		expect(emitted.map((i) => i.json.event)).toEqual(['callStarted', 'callFinished']);
 		const finished = emitted[1];
