@@ -15,7 +15,7 @@
 import path from 'node:path';
 
 import type { Simulator } from '../../simulator';
-import { driveCallToEnd } from '../../simulator';
+import { driveCallToEnd, VOICES } from '../../simulator';
 import { workflowIds } from './examples';
 import { check, log, type N8nInstance, sleep, writeJson } from './lib';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, INSTANT_TRIGGER_NODE_TYPE } from './shared';
@@ -29,15 +29,29 @@ const MAX_LATENCY_MS = 2_000;
 
 let workflowId = '';
 
+const SECOND_AGENT_NAME = 'Instant trigger test agent';
+
+/** Two agents whose calls only this test places: the polling trigger's test places its calls with the first seeded one. */
 function chosenAgents(sim: Simulator) {
 	const agents = [...sim.org.agents.values()];
-	if (agents.length < 3) throw new Error('the simulator seeds at least three agents');
-	// not the first agent: the polling trigger's test places its calls with that one
-	return [agents[1], agents[2]];
+	const created = agents.find((agent) => agent.name === SECOND_AGENT_NAME);
+	if (agents.length < 2 || !created) throw new Error('the simulator has its second seeded agent and the test agent');
+	return [agents[1], created];
+}
+
+async function createAgent(sim: Simulator): Promise<void> {
+	const response = await fetch(`${sim.baseUrl}/v1/agents`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+		body: JSON.stringify({ name: SECOND_AGENT_NAME, voice_id: VOICES[0].id, timezone: 'UTC' }),
+	});
+	await response.arrayBuffer();
+	if (response.status >= 300) throw new Error(`creating the test agent answered ${response.status}`);
 }
 
 /** Give the agents their previous URLs, then import and publish the workflow (activated when n8n starts). */
 export async function prepareInstantTriggerWorkflow(n8n: N8nInstance, sim: Simulator, workDir: string): Promise<void> {
+	await createAgent(sim);
 	const [withUrl, withoutUrl] = chosenAgents(sim);
 	withUrl.webhook_url = PREVIOUS_URL;
 	withoutUrl.webhook_url = null;
