@@ -95,7 +95,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 		defaults: { name: 'Voice Agent CRM Instant Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true }],
+		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'call-events' }],
 		properties,
 	};

@@ -191,7 +191,7 @@ function numberOr(value: unknown): number | undefined {
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
 }
 
-function isNoAnswer(error: unknown): string | undefined {
+export function isNoAnswer(error: unknown): string | undefined {
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
 	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(e?.message ?? '')) return 'the request timed out';

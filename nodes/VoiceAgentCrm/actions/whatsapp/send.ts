@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/request';
+import { assertWabaSender } from './fields';
 
 type SendEndpoint = 'sendMedia' | 'sendTemplate' | 'sendMessage';
 
 /**
- * Send through WhatsApp and return the answer's `data` (`message_id`, `provider_id`, `thread_id`,
+ * Send through WhatsApp, from a channel checked to be an active WABA one, and return the answer's `data` (`message_id`, `provider_id`, `thread_id`,
  * and `media_url` for media). The transport repeats a 502 (the reference calls it safe) and waits
  * out a 429; anything else fails the item. The provider's reason leads the error message, since a
  * rejected send (closed 24-hour window, expired channel token, unknown template) is only
@@ -18,6 +19,7 @@ export async function wabaSend(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
+	await assertWabaSender(this, body.channel_id as string, itemIndex);
 	let answer: IDataObject;
 	try {
 		answer = (await apiRequest.call(this, endpoint, { body, itemIndex })).payload as IDataObject;
