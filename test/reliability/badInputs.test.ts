@@ -159,7 +159,9 @@ describe('Generated bad input for every parameter of every operation', () => {
 		const { items, error } = run;
 		if (error) return `${name}: the run stopped although Continue On Fail is on: ${error.message}`;
 		const failure = items.find((item) => item.json.error !== undefined);
-		const sent = sim.requests.slice(before).filter((r) => !READS_BEFORE_SENDING.test(`${r.method} ${r.path}`));
+		// those reads are checks only for the sends; for a list operation (Get Templates) the read is its request
+		const checksBeforeSending = /\.send/.test(badCase.operation);
+		const sent = sim.requests.slice(before).filter((r) => !checksBeforeSending || !READS_BEFORE_SENDING.test(`${r.method} ${r.path}`));
 		if (!failure) return eventAnswer(name, items[0]?.json, sent.length) ?? accept();
 		const message = `${String(failure.json.error)} ${String(failure.json.description ?? '')}`.slice(0, 600);
 		if (CRASH.test(message)) return `${name}: crashed: ${message}`;
