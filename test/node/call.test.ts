@@ -162,7 +162,7 @@ describe('Call operations through the engine', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[0].json.error).toMatch(/may have been placed/);
 		expect(items[0].json.error).toMatch(/HTTP 500/);
-		expect(items[0].json.description).toMatch(/not placed again/);
+		expect(items[0].json.description).toMatch(/not sent again, so that nobody is called twice/);
 		expect(JSON.stringify(items[0].json)).not.toContain(sim.apiKey);
 	});
 
@@ -214,7 +214,7 @@ describe('Call operations through the engine', () => {
 
 		const all = await run({
 			resource: 'call',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { agentId: locator(second.id, 'id'), status: 'completed' },
 		});
@@ -224,7 +224,7 @@ describe('Call operations through the engine', () => {
 		expect(query).toMatchObject({ agent_id: second.id, call_status: 'completed', offset: '0' });
 
 		const before = sim.requestsTo('GET', '/v1/calls').length;
-		const limited = await run({ resource: 'call', operation: 'getMany', returnAll: false, limit: 2, filters: { agentId: locator(second.id, 'id') } });
+		const limited = await run({ resource: 'call', operation: 'getAll', returnAll: false, limit: 2, filters: { agentId: locator(second.id, 'id') } });
 		expect(limited.items.map((i) => i.json.id)).toEqual([
 			[...sim.org.calls.values()].find((c) => c.phase === 'no_answer' && c.agent_id === second.id)!.id,
 			mine[2].id,

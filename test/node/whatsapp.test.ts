@@ -45,7 +45,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the provider reason when the 24-hour window is closed', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendMessage', ...to(john), content: 'Hello again' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: .*24-hour customer service window is closed/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: .*24-hour customer service window is closed/);
 			expect(error?.message).toContain('HTTP 400');
 		});
 
@@ -132,7 +132,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the API reason for a template in another language', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer', languageCode: 'es' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: Template not found/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: Template not found/);
 		});
 	});
 
@@ -261,7 +261,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the provider reason for a media URL the provider cannot reach', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendMedia', ...to(maria), mediaType: 'image', mediaSource: 'url', mediaUrl: 'http://127.0.0.1/a.jpg' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: Invalid media/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: Invalid media/);
 		});
 
 		it('repeats a 502 once and stores one message', async () => {

@@ -7,9 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { EndpointName } from '../transport/endpoints';
+import { writesOf } from '../transport/request';
+
 /** One operation of one resource: its entry in the operation list, its fields and its run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string };
+	/** The endpoint the operation sends its request to: the README table and the bad-input coverage are derived from it. */
+	endpoint: EndpointName;
 	/** The operation's own fields; the resource adds the displayOptions that select it. */
 	fields: INodeProperties[];
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
@@ -17,9 +22,46 @@ export interface Operation {
 
 export interface Resource {
 	option: INodePropertyOptions & { value: string };
-	/** The operation selector, shown for this resource; its options are the operations' own. */
+	/**
+	 * The operation selector, shown for this resource; its options are the operations' own. Its
+	 * default follows one rule: the operation that creates something and can run first (Create,
+	 * Place AI Call, Send, Send Template); a resource that creates nothing defaults to Get Many, or
+	 * Get where it has no list.
+	 */
 	selector: INodeProperties;
 	operations: Operation[];
+}
+
+/**
+ * What an AI Agent is told the operation does when the node is its tool: the operation's sentence
+ * and what each of its main fields is, in which format. n8n's automatic text ("Place AI call in Voice
+ * Agent CRM") tells the model nothing of E.164 numbers, UUIDs or dates, and the fields the model
+ * fills reach it by their names only.
+ */
+const MODEL_FILLED = new Set<INodeProperties['type']>(['string', 'number', 'resourceLocator', 'options', 'dateTime', 'json']);
+
+const EDITOR_HINT = / ?Choose from the list, or specify an ID using an <a [^>]*>expression<\/a>\.?/;
+
+export function toolDescriptionOf(op: Operation): string {
+	const fields = op.fields
+		.filter((field) => MODEL_FILLED.has(field.type) && !field.noDataExpression && !field.displayOptions)
+		// the editor's hint on expressions is no help to a model
+		.map((field) => ({ name: field.displayName, says: (field.description ?? '').replace(EDITOR_HINT, '').replace(/\.$/, '').trim() }))
+		.filter((field) => field.says);
+	return [`${op.option.description}.`, ...fields.map((field) => `${field.name}: ${field.says}.`)].join(' ');
+}
+
+/** Shown only in the node's tool form (n8n's `@tool`), per operation; n8n then adds no automatic description of its own. */
+function toolDescriptionField(op: Operation): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: toolDescriptionOf(op),
+		description: 'What the AI Agent is told this tool does and what its fields need',
+		displayOptions: { show: { '@tool': [true] } },
+	};
 }
 
 /** The operation selector and every field of a resource, each shown only for its operation. */
@@ -31,7 +73,7 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		options: resource.operations.map((op) => op.option),
 	};
 	const fields = resource.operations.flatMap((op) =>
-		op.fields.map((field) => ({
+		[...op.fields, toolDescriptionField(op)].map((field) => ({
 			...field,
 			displayOptions: {
 				...field.displayOptions,
@@ -40,6 +82,19 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		})),
 	);
 	return [selector, ...fields];
+}
+
+/**
+ * The canvas subtitle, in the words of the editor ("Call: Place AI Call"): an expression that looks
+ * the chosen resource and operation up in a table of their display names.
+ */
+export function operationSubtitle(resources: Resource[]): string {
+	const names = Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((op) => [`${resource.option.value}.${op.option.value}`, `${resource.option.name}: ${op.option.name}`]),
+		),
+	);
+	return `={{ (${JSON.stringify(names)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
 /** The error as a node error that names its item, whatever threw it. */
@@ -70,6 +125,67 @@ export function toItems(result: IDataObject | IDataObject[] | ItemWithBinary, it
 }
 
 /**
+ * The one Continue On Fail collector: the output of a run, one slot per input item, filled as
+ * items fail or succeed. A failure stops the run unless Continue On Fail is on, in which case it
+ * becomes the item's error item. A run that stops part-way says in its error which writes already
+ * went through (item → record ID) and which items were not sent, so that re-running the workflow
+ * does not repeat them unknowingly.
+ */
+export class ItemResults {
+	private readonly slots: Array<INodeExecutionData[] | undefined>;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		count: number,
+	) {
+		this.slots = new Array(count);
+	}
+
+	/** Whether the item already has its output (it failed or finished). */
+	has(itemIndex: number): boolean {
+		return this.slots[itemIndex] !== undefined;
+	}
+
+	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
+		const nodeError = itemError(this.context, error, itemIndex);
+		if (!this.context.continueOnFail()) throw withProgress(nodeError, this.progress(itemIndex));
+		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
+	}
+
+	succeed(itemIndex: number, result: IDataObject | IDataObject[] | ItemWithBinary): void {
+		this.slots[itemIndex] = toItems(result, itemIndex);
+	}
+
+	items(): INodeExecutionData[] {
+		return this.slots.flatMap((slot) => slot ?? []);
+	}
+
+	/** The output so far by input item, for operations that answer one item per input (and fill in the rest later). */
+	byItem(): Array<INodeExecutionData | undefined> {
+		return Array.from(this.slots, (slot) => slot?.[0]);
+	}
+
+	/** What the run did before it stopped at `failedIndex`; empty for a run that writes nothing. */
+	private progress(failedIndex: number): string {
+		const { written, attempted } = writesOf(this.context);
+		if (!attempted.size) return '';
+		const done = [...written.entries()].sort(([a], [b]) => a - b).map(([itemIndex, records]) => `item ${itemIndex} → ${records.join(', ')}`);
+		const notSent = Array.from(this.slots, (_, itemIndex) => itemIndex).filter((itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex));
+		return [
+			done.length ? `Already done by this run: ${done.join('; ')}.` : 'Nothing else of this run went through.',
+			notSent.length ? `Not sent: item${notSent.length > 1 ? 's' : ''} ${notSent.join(', ')}.` : '',
+		]
+			.filter(Boolean)
+			.join(' ');
+	}
+}
+
+function withProgress<E extends NodeApiError | NodeOperationError>(error: E, progress: string): E {
+	if (progress) error.description = [error.description, progress].filter(Boolean).join(' ');
+	return error;
+}
+
+/**
  * The execute of an operation that handles each input item on its own: one item failing
  * becomes an error item paired to its input under Continue On Fail, and the others go on.
  */
@@ -77,16 +193,14 @@ export function perItem(
 	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[] | ItemWithBinary>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
-		const output: INodeExecutionData[] = [];
+		const results = new ItemResults(this, items.length);
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				output.push(...toItems(await handler.call(this, itemIndex, items[itemIndex]), itemIndex));
+				results.succeed(itemIndex, await handler.call(this, itemIndex, items[itemIndex]));
 			} catch (error) {
-				const nodeError = itemError(this, error, itemIndex);
-				if (!this.continueOnFail()) throw nodeError;
-				output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+				results.fail(itemIndex, error);
 			}
 		}
-		return output;
+		return results.items();
 	};
 }

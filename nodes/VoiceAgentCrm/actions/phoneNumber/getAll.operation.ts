@@ -12,6 +12,7 @@ export const getAll: Operation = {
 		action: 'Get many phone numbers',
 		description: 'List the phone numbers calls can be placed from, one item per number (inferred endpoint)',
 	},
+	endpoint: 'listPhoneNumbers',
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		const { limit } = listOptionsOf(this, itemIndex);

@@ -15,6 +15,7 @@ export const getTemplates: Operation = {
 		action: 'Get message templates of a channel',
 		description: 'List the message templates of a WhatsApp Business channel, one item per template (inferred endpoint)',
 	},
+	endpoint: 'listTemplates',
 	fields: [
 		{
 			...channelLocator(),
