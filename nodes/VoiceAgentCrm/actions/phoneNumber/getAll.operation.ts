@@ -10,7 +10,7 @@ export const getAll: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many phone numbers',
-		description: 'List the phone numbers calls can be placed from, one item per number (inferred endpoint)',
+		description: 'List the phone numbers calls can be placed from, one item per number',
 	},
 	endpoint: 'listPhoneNumbers',
 	fields: returnAllFields,

@@ -13,7 +13,7 @@ export const getTemplates: Operation = {
 		name: 'Get Templates',
 		value: 'getTemplates',
 		action: 'Get message templates of a channel',
-		description: 'List the message templates of a WhatsApp Business channel, one item per template (inferred endpoint)',
+		description: 'List the message templates of a WhatsApp Business channel, one item per template',
 	},
 	endpoint: 'listTemplates',
 	fields: [
