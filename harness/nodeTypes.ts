@@ -10,11 +10,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { VoiceAgentCrm } from '../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
+import { VoiceAgentCrmInstantTrigger } from '../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
 import { VoiceAgentCrmTrigger } from '../nodes/VoiceAgentCrmTrigger/VoiceAgentCrmTrigger.node';
 
 export const PACKAGE = 'n8n-nodes-voice-agent-crm';
 export const ACTION_NODE = `${PACKAGE}.voiceAgentCrm`;
 export const TRIGGER_NODE = `${PACKAGE}.voiceAgentCrmTrigger`;
+export const INSTANT_TRIGGER_NODE = `${PACKAGE}.voiceAgentCrmInstantTrigger`;
 export const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
 export const TEST_ITEMS = 'test.items';
 
@@ -73,6 +75,7 @@ export class TestNodeTypes implements INodeTypes {
 		this.types = {
 			[ACTION_NODE]: new VoiceAgentCrm(),
 			[TRIGGER_NODE]: new VoiceAgentCrmTrigger(),
+			[INSTANT_TRIGGER_NODE]: new VoiceAgentCrmInstantTrigger(),
 			[MANUAL_TRIGGER]: new ManualTrigger(),
 			[TEST_ITEMS]: new TestItems(),
 			...extra,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
+import { recordingPath } from './recording';
 import type { Simulator } from './server';
 import type { Agent, Call, CallPhase, Organization } from './types';
 
@@ -278,7 +279,7 @@ function hangUp(life: Lifecycle, call: Call, at: number, phase: CallPhase, reaso
 	// only a call somebody (or a machine) picked up has something to record and analyse
 	if (call.start_at) {
 		step(life, at + analysisDelayMs, async (readyAt) => {
-			Object.assign(call, conversationRecord(call, life.org.agents.get(call.agent_id), life.script.analysis));
+			Object.assign(call, conversationRecord(life.sim, call, life.org.agents.get(call.agent_id), life.script.analysis));
 			await notify(life, call, 'transcript_ready', readyAt);
 		});
 	}
@@ -367,6 +368,7 @@ export async function driveCallToEnd(
 
 /** Analysis, recording and transcript of a call that was picked up. */
 function conversationRecord(
+	sim: Simulator,
 	call: Call,
 	agent: Agent | undefined,
 	analysisOverrides: Record<string, unknown>,
@@ -393,7 +395,7 @@ function conversationRecord(
 	}
 	return {
 		call_analysis: { ...analysis, ...analysisOverrides },
-		call_record: `https://recordings.example.test/calls/${call.id}.wav`,
+		call_record: `${sim.baseUrl}${recordingPath(call.id)}`,
 		chat_history,
 		chat_history_with_tools: withToolCalls(chat_history, agent?.tools ?? null),
 	};
@@ -483,7 +485,7 @@ export function insertCall(sim: Simulator, fields: Partial<Call> = {}, org: Orga
 		...fields,
 	};
 	if (picked && isFinishedPhase(phase) && !('call_analysis' in fields)) {
-		Object.assign(call, conversationRecord(call, agent, {}));
+		Object.assign(call, conversationRecord(sim, call, agent, {}));
 	}
 	org.calls.set(call.id, call);
 	return call;

@@ -21,7 +21,7 @@ export interface SimRequest {
 
 export interface SimResponse {
 	status: number;
-	/** Serialized as JSON; `undefined` sends no body. */
+	/** Serialized as JSON; a Buffer is sent as it is (with its own content-type header); `undefined` sends no body. */
 	body?: unknown;
 	headers?: Record<string, string>;
 }
@@ -50,7 +50,10 @@ export interface WebhookDelivery {
 	url: string;
 	payload: Record<string, unknown>;
 	status: number | null;
+	/** Simulator clock time of the event. */
 	at: number;
+	/** Wall-clock time the delivery was sent (the simulator clock may run ahead of it). */
+	sentAt: number;
 }
 
 export interface SimulatorOptions {
@@ -156,7 +159,7 @@ export class Simulator {
 
 	/** Post a webhook; failures are recorded, never thrown (the service does not retry them either). */
 	async postWebhook(url: string, payload: Record<string, unknown>): Promise<void> {
-		const delivery: WebhookDelivery = { url, payload, status: null, at: this.clock.now() };
+		const delivery: WebhookDelivery = { url, payload, status: null, at: this.clock.now(), sentAt: Date.now() };
 		this.webhooks.push(delivery);
 		try {
 			const res = await fetch(url, {
@@ -361,6 +364,11 @@ function send(res: ServerResponse, answer: SimResponse): void {
 	if (answer.body === undefined) {
 		res.writeHead(answer.status, headers);
 		res.end();
+		return;
+	}
+	if (Buffer.isBuffer(answer.body)) {
+		res.writeHead(answer.status, { 'content-length': String(answer.body.length), ...headers });
+		res.end(answer.body);
 		return;
 	}
 	res.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8', ...headers });

@@ -1,8 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { analysisIsReady, recordIsFinal, recordIsFinished } from '../VoiceAgentCrm/shared/callVocabulary';
+import { attachRecording } from '../VoiceAgentCrm/shared/recording';
 import { transcriptQuery, type TranscriptChoices } from '../VoiceAgentCrm/shared/transcriptOptions';
 import { apiRequest } from '../VoiceAgentCrm/transport/request';
+import type { TriggerContext } from './callFields';
 import { msOf, scanNewestFirst } from './scan';
 
 /**
@@ -29,9 +32,6 @@ export const MAX_DONE = 1_000;
 export const MAX_WATCHED = 1_000;
 export const RECHECKS_PER_POLL = 10;
 
-/** Finished values of the full record's `call_status` (API reference, "States"). */
-const FINISHED_STATUSES = new Set(['completed', 'no-answer', 'failed', 'incomplete', 'busy', 'voice_mail']);
-
 export interface CallCursor {
 	/** What the cursor follows (the agent filter); another scope takes a new baseline. */
 	scope: string;
@@ -53,27 +53,16 @@ export interface CallSettings {
 	analysisWaitMs: number;
 	watchMs: number;
 	transcript: TranscriptChoices;
+	/** The binary property to put the recording in; `undefined` when not wanted. */
+	recordingProperty?: string;
 }
 
-export function isFinished(call: IDataObject): boolean {
-	return FINISHED_STATUSES.has(String(call.call_status));
+/** Whether the user waits for the transcript too (not when they turned it off). */
+function transcriptWanted(settings: CallSettings): boolean {
+	return settings.transcript.includeTranscript !== false;
 }
 
-/** Only a call somebody (or a voicemail box) picked up gets an analysis and a transcript. */
-function expectsAnalysis(call: IDataObject): boolean {
-	return !!call.start_at || call.call_result === 'answered' || call.call_result === 'voicemail';
-}
-
-function hasTranscript(call: IDataObject): boolean {
-	const history = call.chat_history;
-	return Array.isArray(history) ? history.length > 0 : typeof history === 'string' && history.trim() !== '';
-}
-
-function analysisReady(call: IDataObject): boolean {
-	return !!call.call_analysis && typeof call.call_analysis === 'object' && hasTranscript(call);
-}
-
-function matchesFilters(call: IDataObject, settings: CallSettings): boolean {
+export function matchesFilters(call: IDataObject, settings: CallSettings): boolean {
 	return (
 		(!settings.directions.length || settings.directions.includes(String(call.direction))) &&
 		(!settings.results.length || settings.results.includes(String(call.call_result)))
@@ -85,24 +74,18 @@ function needsOwnRead(choices: TranscriptChoices): boolean {
 	return choices.includeTranscript !== false && (!!choices.includeWords || !!choices.includeTools || choices.transcriptFormat === 'toon');
 }
 
-/** The record query: the user's transcript options, with the transcript kept while analysis is awaited. */
-function recordQuery(settings: CallSettings): IDataObject {
-	const query = transcriptQuery(settings.transcript);
-	if (settings.waitForAnalysis && settings.transcript.includeTranscript === false) query.include_transcript = true;
-	return query;
-}
-
-/** Drop what the user turned off but the cursor needed to read (the transcript while waiting). */
+/** Drop what the user turned off but the list answers anyway (the transcript). */
 function shaped(call: IDataObject, settings: CallSettings): IDataObject {
-	if (settings.transcript.includeTranscript !== false) return call;
+	if (transcriptWanted(settings)) return call;
 	const { chat_history: _history, chat_history_with_tools: _tools, transcript_format: _format, ...rest } = call;
 	return rest;
 }
 
-async function readCall(context: IPollFunctions, id: string, settings: CallSettings): Promise<IDataObject | undefined> {
+/** The call's record with the user's transcript options; `undefined` when the call does not exist (404). */
+export async function readCall(context: TriggerContext, id: string, settings: CallSettings): Promise<IDataObject | undefined> {
 	let failure: unknown;
 	try {
-		const { payload } = await apiRequest.call(context, 'getCall', { params: { callId: id }, query: recordQuery(settings) });
+		const { payload } = await apiRequest.call(context, 'getCall', { params: { callId: id }, query: transcriptQuery(settings.transcript) });
 		return payload as IDataObject;
 	} catch (error) {
 		failure = error;
@@ -128,7 +111,7 @@ export async function callBaseline(context: IPollFunctions, settings: CallSettin
 	cursor.floor = cursor.high - CALL_OVERLAP_MS;
 	for (const call of [...records].reverse()) {
 		const created = msOf(call.created_at);
-		if (!isFinished(call)) {
+		if (!recordIsFinished(call)) {
 			if (created >= now - settings.watchMs) cursor.watch[String(call.id)] = created;
 		} else if (created >= cursor.floor) {
 			cursor.done[String(call.id)] = created;
@@ -154,7 +137,7 @@ export async function pollFinishedCalls(
 	cursor: CallCursor,
 	settings: CallSettings,
 	now: number,
-): Promise<IDataObject[]> {
+): Promise<INodeExecutionData[]> {
 	const { records } = await scanNewestFirst(context, 'listCalls', listQuery(settings), (c) => msOf(c.created_at), cursor.floor);
 	const outcomes: Outcome[] = [];
 	const settle = (call: IDataObject, fromList: boolean) => {
@@ -195,37 +178,43 @@ export async function pollFinishedCalls(
 }
 
 /** `wait`: keep watching; `ready`: emit; `late`: emit without the analysis, past the bound. */
-type Verdict = 'wait' | 'ready' | 'late';
+export type Verdict = 'wait' | 'ready' | 'late';
 
-function verdictOf(call: IDataObject, settings: CallSettings, now: number): Verdict {
-	if (!isFinished(call)) return 'wait';
-	if (!settings.waitForAnalysis || !expectsAnalysis(call) || analysisReady(call)) return 'ready';
+export function verdictOf(call: IDataObject, settings: CallSettings, now: number): Verdict {
+	if (!recordIsFinished(call)) return 'wait';
+	if (!settings.waitForAnalysis || recordIsFinal(call, transcriptWanted(settings))) return 'ready';
 	const finishedAt = msOf(call.finished_at) || msOf(call.created_at);
 	return now - finishedAt < settings.analysisWaitMs ? 'wait' : 'late';
 }
 
-function lateNote(settings: CallSettings): string {
+export function lateNote(settings: CallSettings): string {
 	const minutes = Math.round(settings.analysisWaitMs / 60_000);
 	return `Emitted without waiting longer: the call analysis or the transcript had not arrived ${minutes} minutes after the call finished. Read the call again later (Call → Get) to have them.`;
 }
 
 /** The items, oldest finish first, each read on its own when the transcript options need it. */
-async function emitted(context: IPollFunctions, outcomes: Outcome[], settings: CallSettings): Promise<IDataObject[]> {
+async function emitted(context: IPollFunctions, outcomes: Outcome[], settings: CallSettings): Promise<INodeExecutionData[]> {
 	outcomes.sort((a, b) => msOf(a.call.finished_at) - msOf(b.call.finished_at));
-	const items: IDataObject[] = [];
+	const items: INodeExecutionData[] = [];
 	for (const outcome of outcomes) {
 		let call = outcome.call;
 		if (outcome.fromList && needsOwnRead(settings.transcript)) call = (await readCall(context, String(call.id), settings)) ?? call;
-		const item = { ...shaped(call, settings) };
-		if (settings.waitForAnalysis) {
-			item.analysis_ready = analysisReady(call);
-			if (!item.analysis_ready) {
-				item.analysis_note = outcome.analysisNote ?? 'No analysis is expected: nobody picked up the call.';
-			}
-		}
-		items.push(item);
+		items.push(await callItem(context, call, settings, outcome.analysisNote));
 	}
 	return items;
+}
+
+/** The item of one call, the same in both triggers: the record, the analysis state when awaited, the recording when asked. */
+export async function callItem(context: TriggerContext, call: IDataObject, settings: CallSettings, analysisNote?: string): Promise<INodeExecutionData> {
+	const item: INodeExecutionData = { json: { ...shaped(call, settings) } };
+	if (settings.waitForAnalysis && recordIsFinished(call)) {
+		item.json.analysis_ready = analysisIsReady(call, transcriptWanted(settings));
+		if (!item.json.analysis_ready) {
+			item.json.analysis_note = analysisNote ?? 'No analysis is expected: nobody picked up the call.';
+		}
+	}
+	if (settings.recordingProperty) await attachRecording(context, item, settings.recordingProperty, 'note');
+	return item;
 }
 
 /** Keep the cursor within its stated bound (see the top of this file). */
@@ -241,9 +230,9 @@ function bound(cursor: CallCursor, now: number, settings: CallSettings): void {
 }
 
 /** Manual mode ("Fetch Test Event"): the newest finished call that matches, at once. */
-export async function newestFinishedCall(context: IPollFunctions, settings: CallSettings): Promise<IDataObject | undefined> {
+export async function newestFinishedCall(context: IPollFunctions, settings: CallSettings): Promise<INodeExecutionData | undefined> {
 	const { records } = await scanNewestFirst(context, 'listCalls', listQuery(settings), () => Infinity, Infinity, MANUAL_RECORDS);
-	const call = records.find((c) => isFinished(c) && matchesFilters(c, settings));
+	const call = records.find((c) => recordIsFinished(c) && matchesFilters(c, settings));
 	if (!call) return undefined;
 	const [item] = await emitted(context, [{ call, fromList: true }], settings);
 	return item;
@@ -251,7 +240,3 @@ export async function newestFinishedCall(context: IPollFunctions, settings: Call
 
 /** Calls looked through for a test event: two pages at most. */
 const MANUAL_RECORDS = 1_250;
-
-export function asItems(records: IDataObject[]): INodeExecutionData[][] | null {
-	return records.length ? [records.map((json) => ({ json }))] : null;
-}

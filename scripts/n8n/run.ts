@@ -8,7 +8,9 @@
  * 3. The simulator started in this process (its clock is moved from here), a credential pointing at it
  *    imported, every `examples/*.json` imported unchanged and run with `n8n execute`, its output checked.
  * 4. `n8n start` with a Voice Agent CRM Trigger workflow published: calls finish in the simulator,
- *    exactly one execution item per finished call (read through n8n's REST API).
+ *    exactly one execution item per finished call (read through n8n's REST API); then the Voice Agent
+ *    CRM Instant Trigger (instantTrigger.ts): call events in seconds, each call once, agents' webhook
+ *    URLs set on activation and restored on deactivation.
  * 5. In parallel, the editor in headless Chromium (browser.ts): sign-in, "Place AI Call" from the
  *    nodes panel, its form, the credential test.
  *
@@ -39,6 +41,7 @@ import {
 	writeJson,
 } from './lib';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
+import { prepareInstantTriggerWorkflow, runInstantTriggerTest } from './instantTrigger';
 import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
 
 // browser.ts reads the owner's type from here
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
 		if (!triggerTest) log(`trigger: skipped (TEST_N8N_SKIP_TRIGGER=1)${live.length ? `, and with it ${live.map((l) => l.file).join(', ')}` : ''}`);
 		if (triggerTest) {
 			await timed('prepare trigger workflow', () => prepareTriggerWorkflow(n8n, workDir, live));
+			await timed('prepare instant trigger workflow', () => prepareInstantTriggerWorkflow(n8n, sim, workDir));
 		}
 
 		// 4 and 5: one running n8n
@@ -122,7 +126,8 @@ async function main(): Promise<void> {
 
 		const work: Array<Promise<void>> = [];
 		if (triggerTest) {
-			work.push(timed('trigger live', () => runTriggerTest(n8n, sim, live)));
+			// the instant trigger's calls come after the polling trigger's checks, which count every finished call
+			work.push(timed('trigger live', () => runTriggerTest(n8n, sim, live)).then(() => timed('instant trigger live', () => runInstantTriggerTest(n8n, sim))));
 		}
 		if (process.env.TEST_N8N_SKIP_BROWSER !== '1') {
 			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));

@@ -8,3 +8,4 @@ export const CREDENTIAL_NAME = 'Voice Agent CRM (simulator)';
 
 export const ACTION_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrm';
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrmTrigger';
+export const INSTANT_TRIGGER_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrmInstantTrigger';

@@ -8,6 +8,7 @@ import {
 	STATUS_VALUES,
 	stopCall,
 } from '../callLifecycle';
+import { RECORDING_MIME_TYPE, recordingFileName, wavRecording } from '../recording';
 import { apiError, bare, envelope, type RouteDef, type SimRequest, type SimResponse } from '../server';
 import { encodeToon } from '../toon';
 import type { Call, Organization } from '../types';
@@ -322,6 +323,18 @@ function getCall(req: SimRequest): SimResponse {
 	return typeof options === 'string' ? apiError(400, options) : bare(recordView(call, options));
 }
 
+/** The recording a finished call's `call_record` points to (on the simulator's origin, behind the API key). */
+function getRecording(req: SimRequest): SimResponse {
+	const call = lookUpCall(req, 404);
+	if (isAnswer(call)) return call;
+	if (!call.call_record) return apiError(404, `Call ${call.id} has no recording`);
+	return {
+		status: 200,
+		body: wavRecording(call.duration ?? 1),
+		headers: { 'content-type': RECORDING_MIME_TYPE, 'content-disposition': `attachment; filename="${recordingFileName(call.id)}"` },
+	};
+}
+
 function getCallStatus(req: SimRequest): SimResponse {
 	const call = lookUpCall(req, 400);
 	return isAnswer(call) ? call : envelope(statusView(call));
@@ -372,6 +385,7 @@ export const callRoutes: RouteDef[] = [
 	{ method: 'GET', pattern: '/v1/calls', budgets: ['org', 'listing'], handler: listCalls },
 	{ method: 'GET', pattern: '/v1/calls/:callId', handler: getCall },
 	{ method: 'GET', pattern: '/v1/calls/:callId/status', handler: getCallStatus },
+	{ method: 'GET', pattern: '/v1/calls/:callId/recording', handler: getRecording },
 	{ method: 'POST', pattern: '/v1/calls/single-phone-call/:callId/stop', handler: stopLiveCall },
 	{ method: 'POST', pattern: '/v1/calls/:callId/cancel', handler: cancelScheduledCall },
 ];

@@ -15,10 +15,10 @@ describe('The operation list', () => {
 		// one sentence: no full stop followed by a new sentence ("e.g. +1…" is not one)
 		const tooLong = OPERATIONS.filter(({ operation }) => (operation.option.description ?? '').length > 120 || /[.!?]\s+[A-Z]/.test(operation.option.description ?? ''));
 		expect(tooLong.map(({ key }) => key)).toEqual([]);
-		// a list operation reads the resource's own collection: a GET without path parameter (List Voices lists voices, not agents)
-		const lists = OPERATIONS.filter(({ operation }) => ENDPOINTS[operation.endpoint].method === 'GET' && !ENDPOINTS[operation.endpoint].path.includes('{') && operation.endpoint !== 'listVoices');
+		// a list operation reads the resource's own collection: a GET without path parameter (List Voices lists voices, not agents; Get Templates lists a channel's templates, by its channel)
+		const lists = OPERATIONS.filter(({ operation }) => ENDPOINTS[operation.endpoint].method === 'GET' && !ENDPOINTS[operation.endpoint].path.includes('{') && !['listVoices', 'listTemplates'].includes(operation.endpoint));
 		expect(lists.map(({ operation }) => `${operation.option.value} "${operation.option.name}"`)).toEqual(lists.map(() => 'getAll "Get Many"'));
-		expect(lists.map(({ resource }) => resource.option.value)).toEqual(['call', 'agent', 'contact', 'tag', 'task', 'channel', 'thread']);
+		expect(lists.map(({ resource }) => resource.option.value)).toEqual(['call', 'agent', 'phoneNumber', 'contact', 'tag', 'task', 'channel', 'thread']);
 		expect(OPERATIONS.filter(({ operation }) => operation.option.value === 'getAll')).toHaveLength(lists.length);
 	});
 
@@ -27,6 +27,7 @@ describe('The operation list', () => {
 		expect(defaults).toEqual({
 			call: 'placePhoneCall',
 			agent: 'create',
+			phoneNumber: 'getAll',
 			comment: 'create',
 			contact: 'create',
 			tag: 'create',

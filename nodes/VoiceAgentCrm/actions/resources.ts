@@ -7,6 +7,7 @@ import { channel } from './channel';
 import { comment } from './comment';
 import { contact } from './contact';
 import { message } from './message';
+import { phoneNumber } from './phoneNumber';
 import { event } from './event';
 import { tag } from './tag';
 import { task } from './task';
@@ -14,7 +15,7 @@ import { thread } from './thread';
 import { whatsapp } from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
-export const RESOURCES: Resource[] = [call, agent, comment, contact, tag, task, event, channel, thread, message, whatsapp];
+export const RESOURCES: Resource[] = [call, agent, phoneNumber, comment, contact, tag, task, event, channel, thread, message, whatsapp];
 
 export const RESOURCE_SELECTOR: INodeProperties = {
 	displayName: 'Resource',

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport/request';
+import { apiList, apiRequest } from '../transport/request';
 import { isApproved, templateChoice } from '../actions/whatsapp/template';
 
 /** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */
@@ -28,4 +28,10 @@ export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePr
 			value: templateChoice(t.name as string, t.language as string),
 			description: t.category ? `Category: ${t.category as string}` : undefined,
 		}));
+}
+
+/** Every voice agent, for choosing several at once (the instant trigger's agents); the list is read whole. */
+export async function getAgents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const agents = (await apiList.call(this, 'listAgents', { returnAll: true })) as IDataObject[];
+	return agents.map((a) => ({ name: String(a.name ?? a.id), value: String(a.id), description: a.webhook_url ? `Webhook URL now: ${String(a.webhook_url)}` : 'No webhook URL set' }));
 }

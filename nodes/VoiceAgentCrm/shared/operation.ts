@@ -114,7 +114,13 @@ export function errorJson(error: NodeApiError | NodeOperationError): IDataObject
 	return json;
 }
 
-export function toItems(result: IDataObject | IDataObject[], itemIndex: number): INodeExecutionData[] {
+/** A result that carries files besides its JSON (a downloaded recording). */
+export class ItemWithBinary {
+	constructor(readonly item: INodeExecutionData) {}
+}
+
+export function toItems(result: IDataObject | IDataObject[] | ItemWithBinary, itemIndex: number): INodeExecutionData[] {
+	if (result instanceof ItemWithBinary) return [{ ...result.item, pairedItem: { item: itemIndex } }];
 	return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 }
 
@@ -146,7 +152,7 @@ export class ItemResults {
 		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
 	}
 
-	succeed(itemIndex: number, result: IDataObject | IDataObject[]): void {
+	succeed(itemIndex: number, result: IDataObject | IDataObject[] | ItemWithBinary): void {
 		this.slots[itemIndex] = toItems(result, itemIndex);
 	}
 
@@ -184,7 +190,7 @@ function withProgress<E extends NodeApiError | NodeOperationError>(error: E, pro
  * becomes an error item paired to its input under Continue On Fail, and the others go on.
  */
 export function perItem(
-	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[]>,
+	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[] | ItemWithBinary>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
 		const results = new ItemResults(this, items.length);

@@ -1,9 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { attachRecording, recordingFields, recordingProperty } from '../../shared/recording';
+import { ItemWithBinary, perItem } from '../../shared/operation';
 import { TRANSCRIPT_CHOICES, TRANSCRIPT_LABELS, transcriptOptionsField, transcriptQuery } from '../../shared/transcriptOptions';
 import { validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
@@ -16,7 +17,7 @@ export const get: Operation = {
 		description: 'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},
 	endpoint: 'getCall',
-	fields: [callIdField, transcriptOptionsField()],
+	fields: [callIdField, transcriptOptionsField(), ...recordingFields()],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
 		const choices = validateItem(
@@ -26,7 +27,10 @@ export const get: Operation = {
 			itemIndex,
 			TRANSCRIPT_LABELS,
 		);
+		const recordingTo = recordingProperty(this, itemIndex);
 		const { payload } = await apiRequest.call(this, 'getCall', { params: { callId }, query: transcriptQuery(choices), itemIndex });
-		return payload as IDataObject;
+		const item: INodeExecutionData = { json: payload as IDataObject };
+		if (recordingTo) await attachRecording(this, item, recordingTo, 'fail', itemIndex);
+		return new ItemWithBinary(item);
 	}),
 };

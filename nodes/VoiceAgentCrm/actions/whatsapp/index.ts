@@ -1,4 +1,5 @@
 import type { Resource } from '../../shared/operation';
+import { getTemplates } from './getTemplates.operation';
 import { sendMedia } from './sendMedia.operation';
 import { sendMessage } from './sendMessage.operation';
 import { sendTemplate } from './sendTemplate.operation';
@@ -17,5 +18,5 @@ export const whatsapp: Resource = {
 		options: [],
 		default: 'sendTemplate',
 	},
-	operations: [sendMedia, sendMessage, sendTemplate],
+	operations: [getTemplates, sendMedia, sendMessage, sendTemplate],
 };

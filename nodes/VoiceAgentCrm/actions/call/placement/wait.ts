@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-work
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { WaitSettings } from './waitFields';
+import { recordIsFinal, statusWords } from '../../../shared/callVocabulary';
 import { apiRequest } from '../../../transport/request';
 
 /**
@@ -59,17 +60,6 @@ export type CallOutcome = { record: IDataObject } | { error: NodeApiError | Node
 
 type ReadContext = IExecuteFunctions | IWebhookFunctions;
 
-const STATUS_WORDS: Record<string, string> = {
-	in_queue: 'queued',
-	scheduled: 'scheduled',
-	pending: 'ringing',
-	in_progress: 'in progress',
-};
-
-export function statusWords(status: unknown): string {
-	return STATUS_WORDS[String(status)] ?? String(status ?? 'unknown');
-}
-
 export function minutesText(ms: number): string {
 	const minutes = Math.round(ms / 6_000) / 10;
 	return `${minutes} minute${minutes === 1 ? '' : 's'}`;
@@ -90,19 +80,9 @@ export async function readRecord(context: ReadContext, callId: string, settings:
 	return { record: { call_id: callId, ...(answer.payload as IDataObject) }, rateLimited: answer.rateLimited };
 }
 
-function hasContent(value: unknown): boolean {
-	if (Array.isArray(value)) return value.length > 0;
-	if (typeof value === 'string') return value.trim() !== '';
-	return !!value && typeof value === 'object' && Object.keys(value).length > 0;
-}
-
-/**
- * Whether a finished call's record is what the user waits for. A call nobody picked up (no
- * `start_at`) has nothing to analyse or transcribe, so its record is final at once.
- */
+/** Whether a finished call's record is what the user waits for (the one rule: shared/callVocabulary.ts). */
 export function recordIsReady(record: IDataObject, settings: Pick<WaitSettings, 'until' | 'includeTranscript'>): boolean {
-	if (settings.until === 'ended' || !record.start_at) return true;
-	return hasContent(record.call_analysis) && (!settings.includeTranscript || hasContent(record.chat_history));
+	return settings.until === 'ended' || recordIsFinal(record, settings.includeTranscript);
 }
 
 interface Follow {

@@ -1,0 +1,41 @@
+import { callFilterFields, callSettings } from '../callFields';
+import { callBaseline, callScope, newestFinishedCall, pollFinishedCalls, type CallCursor, type CallSettings } from '../calls';
+import type { PollEvent } from './pollEvent';
+
+export const callFinished: PollEvent<CallSettings, CallCursor> = {
+	option: {
+		name: 'Call Finished',
+		value: 'callFinished',
+		description: 'A call reached a finished status (completed, no answer, busy, voicemail, failed or canceled). Each call once.',
+	},
+	fields: [
+		...callFilterFields({
+			description:
+				'Whether to hold a finished call back until its analysis and transcript have arrived (they come some seconds after the call ends). Past Max Wait it is emitted without them, and its analysis_note says so.',
+		}),
+		{
+			displayName: 'Options',
+			name: 'callOptions',
+			type: 'collection',
+			placeholder: 'Add option',
+			default: {},
+			options: [
+				{
+					displayName: 'Watch Unfinished Calls For (Hours)',
+					name: 'watchHours',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 24,
+					description:
+						'How long after its creation a call that has not finished yet is still watched (scheduled calls may take long to start). A call finishing later than this is not emitted.',
+				},
+			],
+		},
+	],
+	stateKey: 'calls',
+	settings: callSettings,
+	scope: callScope,
+	baseline: callBaseline,
+	poll: pollFinishedCalls,
+	sample: newestFinishedCall,
+};
