@@ -23,12 +23,11 @@ export interface Operation {
 export interface Resource {
 	option: INodePropertyOptions & { value: string };
 	/**
-	 * The operation selector, shown for this resource; its options are the operations' own. Its
-	 * default follows one rule: the operation that creates something and can run first (Create,
-	 * Place AI Call, Send, Send Template); a resource that creates nothing defaults to Get Many, or
-	 * Get where it has no list.
+	 * The operation the selector shows first, by one rule: the operation that creates something and
+	 * can run first (Create, Place AI Call, Send, Send Template); a resource that creates nothing
+	 * defaults to Get Many, or Get where it has no list.
 	 */
-	selector: INodeProperties;
+	defaultOperation: string;
 	operations: Operation[];
 }
 
@@ -67,10 +66,15 @@ function toolDescriptionField(op: Operation): INodeProperties {
 /** The operation selector and every field of a resource, each shown only for its operation. */
 export function resourceProperties(resource: Resource): INodeProperties[] {
 	const { value } = resource.option;
+	const { defaultOperation } = resource;
 	const selector: INodeProperties = {
-		...resource.selector,
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
 		options: resource.operations.map((op) => op.option),
+		default: defaultOperation,
 	};
 	const fields = resource.operations.flatMap((op) =>
 		[...op.fields, toolDescriptionField(op)].map((field) => ({
