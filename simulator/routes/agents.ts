@@ -116,14 +116,14 @@ function getAgent(req: SimRequest): SimResponse {
 	return agent ? envelope(agent) : apiError(404, `Agent ${agentId} not found`);
 }
 
-/** Inferred (decisions.md): `GET /v1/agents?limit&offset`, in creation order. */
+/** Inferred (docs/decisions.md): `GET /v1/agents?limit&offset`, in creation order. */
 function listAgents(req: SimRequest): SimResponse {
 	const page = pageQuery(req.query, { limit: 100, maxLimit: 1000 });
 	if (typeof page === 'string') return apiError(400, page);
 	return envelope([...req.org.agents.values()].slice(page.offset, page.offset + page.limit));
 }
 
-/** Inferred (decisions.md): `PATCH /v1/agents/{agentId}`; only supplied fields change, and it publishes the next version. */
+/** Inferred (docs/decisions.md): `PATCH /v1/agents/{agentId}`; only supplied fields change, and it publishes the next version. */
 function updateAgent(req: SimRequest): SimResponse {
 	const { agentId } = req.params;
 	if (!isUuid(agentId)) return apiError(400, 'agentId must be a UUID');

@@ -52,7 +52,7 @@ const scheduleObject: Check = (field, value) => {
 	return undefined;
 };
 
-/** Fields shared by both placement routes (`webhook_url`, `metadata`: names decided in decisions.md). */
+/** Fields shared by both placement routes (`webhook_url`, `metadata`: names decided in docs/decisions.md). */
 const COMMON_FIELDS: Record<string, FieldRule> = {
 	agent_id: { check: uuid, required: true },
 	additional_data: { check: keyValueItems },
@@ -327,7 +327,7 @@ function getCallStatus(req: SimRequest): SimResponse {
 	return isAnswer(call) ? call : envelope(statusView(call));
 }
 
-/** Inferred (decisions.md): newest `created_at` first; `call_status` accepts either vocabulary. */
+/** Inferred (docs/decisions.md): newest `created_at` first; `call_status` accepts either vocabulary. */
 function listCalls(req: SimRequest): SimResponse {
 	const page = pageQuery(req.query, { limit: 100, maxLimit: 1000 });
 	if (typeof page === 'string') return apiError(400, page);
@@ -356,7 +356,7 @@ async function stopLiveCall(req: SimRequest): Promise<SimResponse> {
 	return envelope({ call_id: call.id, stopped: outcome.stopped, call_status: outcome.call_status });
 }
 
-/** Inferred (decisions.md): `POST /v1/calls/{callId}/cancel`; a malformed id is a 400 as on its documented siblings. */
+/** Inferred (docs/decisions.md): `POST /v1/calls/{callId}/cancel`; a malformed id is a 400 as on its documented siblings. */
 function cancelScheduledCall(req: SimRequest): SimResponse {
 	const call = lookUpCall(req, 400);
 	if (isAnswer(call)) return call;

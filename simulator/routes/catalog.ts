@@ -1,7 +1,7 @@
 import { VOICES } from '../seed';
 import { envelope, type RouteDef } from '../server';
 
-/** Voices (documented) and the organization's phone numbers (inferred, decisions.md). */
+/** Voices (documented) and the organization's phone numbers (inferred, docs/decisions.md). */
 export const catalogRoutes: RouteDef[] = [
 	{ method: 'GET', pattern: '/v1/agents/voices', handler: () => envelope(VOICES) },
 	{

@@ -51,7 +51,7 @@ function listContacts(req: SimRequest) {
 		filters.every(({ field, needle }) => contact[field].toLowerCase().includes(needle)),
 	);
 	// The reference's example shows a bare array, its limits section `{data, pagination: {total_rows}}`;
-	// decisions.md takes the limits section's shape for every listing endpoint.
+	// docs/decisions.md takes the limits section's shape for every listing endpoint.
 	return bare({ data: page(matching, pageOf).map(contactView), pagination: { total_rows: matching.length } });
 }
 
@@ -100,7 +100,7 @@ function contactTags(req: SimRequest) {
 	return envelope(tagIds.map((id) => req.org.tags.get(id)).filter(Boolean));
 }
 
-/** Inferred (decisions.md): the contact's comments, newest first, as a timeline reads. */
+/** Inferred (docs/decisions.md): the contact's comments, newest first, as a timeline reads. */
 function contactComments(req: SimRequest) {
 	const contact = findContact(req.org, req.params.contactId);
 	const comments = [...req.org.comments.values()]

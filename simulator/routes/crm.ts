@@ -27,7 +27,7 @@ function listTags(req: SimRequest) {
 	return envelope([...req.org.tags.values()]);
 }
 
-/** Inferred (decisions.md): `name` and `color` required, `label` optional. */
+/** Inferred (docs/decisions.md): `name` and `color` required, `label` optional. */
 function createTag(req: SimRequest) {
 	const body = objectBody(req.body);
 	rejectUnknownFields(body, ['name', 'color', 'label']);
@@ -49,7 +49,7 @@ function deleteTag(req: SimRequest) {
 
 /**
  * Test helper: attach a tag to a contact. The reference describes no endpoint for it and
- * decisions.md infers none, so tests attach tags directly.
+ * docs/decisions.md infers none, so tests attach tags directly.
  */
 export function tagContact(org: Organization, contactId: string, tagId: string): void {
 	if (!org.contacts.has(contactId)) throw new Error(`no contact ${contactId} in organization ${org.id}`);
@@ -109,7 +109,7 @@ function getTask(req: SimRequest) {
 	return envelope(task);
 }
 
-/** Inferred (decisions.md): newest first, `limit` default 100 and at most 1000 as other listings. */
+/** Inferred (docs/decisions.md): newest first, `limit` default 100 and at most 1000 as other listings. */
 function listTasks(req: SimRequest) {
 	const pageOf = pageQuery(req.query, 100, 1000);
 	const status = req.query.status ? oneOf('status', req.query.status, TASK_STATUSES) : undefined;
@@ -118,7 +118,7 @@ function listTasks(req: SimRequest) {
 }
 
 /**
- * Inferred (decisions.md). Only `brief` is required; the rest default to a custom, medium,
+ * Inferred (docs/decisions.md). Only `brief` is required; the rest default to a custom, medium,
  * to-do task. A task created with an API key has no creator (`created_by: null`).
  */
 function createTask(req: SimRequest) {

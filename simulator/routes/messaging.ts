@@ -24,7 +24,7 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 // ---- Channels ---------------------------------------------------------------------------------
 
-/** `sort`, `name` and `answer_method` are the names decisions.md infers. */
+/** `sort`, `name` and `answer_method` are the names docs/decisions.md infers. */
 function listChannels(req: SimRequest) {
 	const { limit, offset } = pageQuery(req.query, 10);
 	const sort = req.query.sort === undefined ? 'desc' : oneOf('sort', req.query.sort, ['asc', 'desc'] as const);
@@ -93,7 +93,7 @@ function threadAssignment(org: Organization, body: Body): Pick<Thread, 'assignee
 	return { assignee: body.assignee, assignee_type };
 }
 
-/** Inferred (decisions.md): newest `updated_at` first; `limit` default 100, at most 1000. */
+/** Inferred (docs/decisions.md): newest `updated_at` first; `limit` default 100, at most 1000. */
 function listThreads(req: SimRequest) {
 	const pageOf = pageQuery(req.query, 100, 1000);
 	const { status, channel_id } = req.query;
@@ -366,7 +366,7 @@ function objectAt(where: string, value: unknown): Body {
 	return value as Body;
 }
 
-/** Inferred (decisions.md): free-form text, only inside the 24-hour window. */
+/** Inferred (docs/decisions.md): free-form text, only inside the 24-hour window. */
 function sendMessage(req: SimRequest) {
 	const body = objectBody(req.body);
 	rejectUnknownFields(body, ['channel_id', 'contact_id', 'content', 'thread_id', 'save_message']);
@@ -377,7 +377,7 @@ function sendMessage(req: SimRequest) {
 	return sent('Message sent', delivery);
 }
 
-/** Inferred (decisions.md): every template of the organization's WABA channels, or of one. */
+/** Inferred (docs/decisions.md): every template of the organization's WABA channels, or of one. */
 function listTemplates(req: SimRequest) {
 	const channelId = req.query.channel_id;
 	if (channelId) wabaChannel(req.org, channelId);

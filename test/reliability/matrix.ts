@@ -3,7 +3,7 @@ import type { Fault } from '../../simulator';
 
 /**
  * The fault matrix: operation classes × faults the simulator injects, with each cell's outcome
- * derived from the endpoint's repeat policy (`../shared/decisions.md`, "Requests"). The test runs
+ * derived from the endpoint's repeat policy (docs/decisions.md, "Requests"). The test runs
  * every cell against it and the README's table is rendered from it, so the table is the policy.
  */
 

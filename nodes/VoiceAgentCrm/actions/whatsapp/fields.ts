@@ -7,7 +7,7 @@ import { NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 /**
  * Fields every WhatsApp (WABA) send shares: who sends, who receives, and where the message is
  * kept. The API names `thread_id` and `save_message` on send-template; send-media and the
- * inferred send-message use the same names (decisions.md).
+ * inferred send-message use the same names (docs/decisions.md).
  */
 export const wabaRecipientFields: INodeProperties[] = [
 	{
