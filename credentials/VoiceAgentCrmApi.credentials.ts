@@ -1,18 +1,9 @@
 import type {
 	IAuthenticateGeneric,
 	Icon,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
-
-/**
- * The base URL as users paste it: a trailing slash or a trailing `/v1` is dropped, because every
- * path in the node already starts with `/v1`. Kept as an expression so the credential test and
- * the nodes read the same value.
- */
-const BASE_URL_EXPRESSION =
-	'={{ (/^https?:\\/\\//i.test($credentials.baseUrl.trim()) ? $credentials.baseUrl.trim() : "http://invalid-base-url.invalid").replace(/\\/+$/, "").replace(/\\/v1$/i, "") }}';
 
 export class VoiceAgentCrmApi implements ICredentialType {
 	name = 'voiceAgentCrmApi';
@@ -54,28 +45,7 @@ export class VoiceAgentCrmApi implements ICredentialType {
 		},
 	};
 
-	// Listing voices is the cheapest documented read: it tells a wrong key (401) from a wrong URL.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: BASE_URL_EXPRESSION,
-			url: '/v1/agents/voices',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message: 'The API key was refused (401). Copy it again from the dashboard\'s API settings.',
-				},
-			},
-			{
-				type: 'responseCode',
-				properties: {
-					value: 404,
-					message: 'The Base URL does not point at the API (404). Use the address of the service, e.g. https://api.example.com.',
-				},
-			},
-		],
-	};
+	// No declarative `test`: the nodes name a test of their own (`testedBy`), which proves the Base URL is
+	// the API and says what to fix (nodes/VoiceAgentCrm/methods/credentialTest.ts). n8n runs a credential's
+	// `test` first when it has one, so it must not have one.
 }

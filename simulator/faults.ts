@@ -22,6 +22,10 @@ export interface Fault {
 	delayMs?: number;
 	/** Destroy the socket without any answer. */
 	drop?: boolean;
+	/** Send the status line, the headers and half the body, then destroy the socket: a body cut mid-way. */
+	cutBody?: boolean;
+	/** Append the request's own API key to the body's `message`, as a service that echoes it would. */
+	quoteKey?: boolean;
 	/** When true the request is still handled (its effects happen) before the fault answers. */
 	afterHandling?: boolean;
 }
@@ -30,13 +34,15 @@ export interface FaultRule extends FaultMatch {
 	fault: Fault;
 	/** How many matching requests it applies to; default 1. */
 	times?: number;
+	/** How many matching requests it lets through untouched first (the fault hits the next ones); default 0. */
+	skip?: number;
 }
 
 export class FaultInjector {
-	private rules: Array<FaultRule & { left: number }> = [];
+	private rules: Array<FaultRule & { left: number; toSkip: number }> = [];
 
 	inject(rule: FaultRule): void {
-		this.rules.push({ ...rule, left: rule.times ?? 1 });
+		this.rules.push({ ...rule, left: rule.times ?? 1, toSkip: rule.skip ?? 0 });
 	}
 
 	clear(): void {
@@ -52,6 +58,10 @@ export class FaultInjector {
 				(!r.path || (typeof r.path === 'string' ? r.path === path : r.path.test(path))),
 		);
 		if (!rule) return undefined;
+		if (rule.toSkip > 0) {
+			rule.toSkip--;
+			return undefined;
+		}
 		rule.left--;
 		this.rules = this.rules.filter((r) => r.left > 0);
 		return rule.fault;

@@ -188,7 +188,7 @@ export class Simulator {
 
 		const fault = this.faults.take(method, url.pathname);
 		if (fault && !fault.afterHandling) {
-			if (fault.drop || fault.status !== undefined || fault.rawBody !== undefined) {
+			if (fault.drop || fault.cutBody || fault.status !== undefined || fault.rawBody !== undefined) {
 				return this.answerFault(fault, res, record);
 			}
 			if (fault.delayMs) await delay(fault.delayMs);
@@ -202,7 +202,7 @@ export class Simulator {
 		}
 		if (fault?.afterHandling) {
 			if (fault.delayMs) await delay(fault.delayMs);
-			return this.answerFault(fault, res, record);
+			return this.answerFault(fault, res, record, answer);
 		}
 		record.status = answer.status;
 		send(res, answer);
@@ -303,22 +303,35 @@ export class Simulator {
 		};
 	}
 
-	private answerFault(fault: Fault, res: ServerResponse, record: RecordedRequest): void {
+	/** The fault's answer; a body cut after handling is the real answer's, cut. */
+	private answerFault(fault: Fault, res: ServerResponse, record: RecordedRequest, handled?: SimResponse): void {
 		if (fault.drop) {
 			record.status = -1;
 			res.socket?.destroy();
 			return;
 		}
-		const status = fault.status ?? 500;
-		record.status = status;
+		const real = fault.cutBody && fault.body === undefined && fault.rawBody === undefined ? handled : undefined;
+		const status = fault.status ?? real?.status ?? 500;
+		record.status = fault.cutBody ? -1 : status;
 		const headers: Record<string, string> = { ...fault.headers };
 		if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
-		if (fault.rawBody !== undefined) {
-			res.writeHead(status, { 'content-type': fault.contentType ?? 'text/html', ...headers });
-			res.end(fault.rawBody);
+		const contentType = fault.rawBody !== undefined ? (fault.contentType ?? 'text/html') : 'application/json';
+		const body = fault.rawBody ?? JSON.stringify(real ? real.body : this.faultBody(fault, status, record));
+		if (fault.cutBody) {
+			// the full length announced, half of it sent: the client sees the connection close mid-body
+			res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)), ...headers });
+			res.write(body.slice(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
 			return;
 		}
-		send(res, { status, body: fault.body ?? { statusCode: status, message: http.STATUS_CODES[status] ?? 'Error' }, headers });
+		res.writeHead(status, { 'content-type': contentType, ...headers });
+		res.end(body);
+	}
+
+	private faultBody(fault: Fault, status: number, record: RecordedRequest): unknown {
+		const body = fault.body ?? { statusCode: status, message: http.STATUS_CODES[status] ?? 'Error' };
+		if (!fault.quoteKey || !body || typeof body !== 'object') return body;
+		const message = String((body as { message?: unknown }).message ?? '');
+		return { ...body, message: `${message} (key: ${String(record.headers['x-api-key'] ?? '')})` };
 	}
 }
 

@@ -28,7 +28,7 @@ export class VoiceAgentCrm implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true }],
+		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
 		// Place AI Call's "Free the Worker While Waiting": the calls' webhooks resume the waiting execution
 		webhooks: RESUME_WEBHOOKS,
 		properties: [

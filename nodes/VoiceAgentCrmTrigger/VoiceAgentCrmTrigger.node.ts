@@ -20,7 +20,7 @@ export class VoiceAgentCrmTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true }],
+		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
 		properties: triggerProperties,
 	};
 

@@ -4,19 +4,25 @@
  * The owner (set up through the REST API) signs in through the sign-in form, opens a new workflow,
  * searches the nodes panel for "Place AI Call", adds the action, and the form must render: the agent
  * picker lists the simulator's agents, the From Number picker its numbers, the schedule fields show.
- * The voice list (Agent → Create) loads the simulator's voices. The credential's test succeeds against
- * the simulator, and a credential with a wrong key fails with the 401 message. Screenshots of every
- * step go to the folder the run prints.
+ * Every operation's form opens without an error notice (resources and operations read from the built
+ * node's description, so the test follows the values that land). The voice list (Agent → Create)
+ * loads the simulator's voices. WhatsApp → Send Template is driven from the lists (active WABA
+ * channels only; the template with its language) and executed: the simulator records the en_US send.
+ * The credential's test succeeds against the simulator, and fails saying what to fix for a wrong
+ * key, a web page at the Base URL, a Base URL without scheme and a refused connection. Screenshots
+ * of every step go to the folder the run prints.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium, selectors } from 'playwright-core';
 
+import { closedAddress, startWebPage } from '../../harness/addresses';
 import type { Simulator } from '../../simulator';
 import { VOICES } from '../../simulator';
-import { check, log, type N8nInstance, runOk } from './lib';
+import { check, log, type N8nInstance, ROOT, runOk, sleep } from './lib';
 import type { Owner } from './run';
 import { CREDENTIAL_NAME } from './shared';
 
@@ -129,6 +135,19 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 			'editor: the schedule fields show (Schedule → Date and Time, Time Zone) beside Wait for Outcome',
 		);
 
+		// every operation's form, as the built node describes them
+		const forms = operationForms();
+		for (const { resource, operation } of forms) {
+			await choose(page, 'resource', resource);
+			await choose(page, 'operation', operation);
+			await ndv.getByTestId('parameter-input-operation').waitFor();
+			await page.waitForTimeout(300);
+			const problems = await errorNotices(page);
+			await screenshot(`form-${slug(resource)}-${slug(operation)}`);
+			check(problems.length === 0, `editor: the form of ${resource} → ${operation} opens without an error notice`, () => problems.join(' | '));
+		}
+		check(forms.length >= 33, `editor: ${forms.length} operation forms opened, each with a screenshot`);
+
 		// the voice list, on Agent → Create
 		await choose(page, 'resource', 'Agent');
 		await choose(page, 'operation', 'Create');
@@ -143,6 +162,8 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 			() => `listed: ${voices.join(' | ')}`,
 		);
 
+		await sendTemplateFromTheLists(page, sim, screenshot);
+
 		// the credential's test: the imported one succeeds against the simulator
 		const before = sim.requests.length;
 		await page.getByTestId('credential-edit-button').click();
@@ -156,25 +177,24 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		);
 		await closeCredentialModal(page);
 
-		// a new credential with a wrong key: the test fails, and says why
-		await page.getByTestId('node-credentials-select').click();
-		await page.getByTestId('node-credentials-select-item-new').click();
-		const fields = page.getByTestId('credential-connection-parameter');
-		await fields.nth(0).locator('input').fill('vak_wrong_key_typed_in_the_browser');
-		await fields.nth(1).locator('input').fill(sim.baseUrl);
-		const beforeWrong = sim.requests.length;
-		await page.getByTestId('credential-save-button').click();
-		const failure = page.getByText('Couldn’t connect with these settings').or(page.getByText("Couldn't connect with these settings")).first();
-		await failure.waitFor();
-		await page.getByText('More details', { exact: true }).first().click();
-		const reason = page.getByText('The API key was refused (401)', { exact: false }).first();
-		await reason.waitFor();
-		await screenshot('credential-test-wrong-key');
-		const refused = sim.requests.slice(beforeWrong).filter((r) => r.path === '/v1/agents/voices');
-		check(
-			refused.some((r) => r.status === 401),
-			`editor: with a wrong key the test fails clearly ("${(await reason.innerText()).trim()}"), answered 401 by the simulator`,
-		);
+		// new credentials that fail the test, each saying what to fix
+		const webPage = await startWebPage();
+		try {
+			const cases = [
+				{ what: 'a wrong key', apiKey: 'vak_wrong_key_typed_in_the_browser', baseUrl: sim.baseUrl, says: 'The API key was refused (401)' },
+				{ what: 'a web page at the Base URL', apiKey: sim.apiKey, baseUrl: webPage.url, says: 'The Base URL does not point at the API' },
+				{ what: 'a Base URL without http://', apiKey: sim.apiKey, baseUrl: sim.baseUrl.replace(/^http:\/\//, ''), says: 'The Base URL must start with http:// or https://' },
+				{ what: 'a refused connection', apiKey: sim.apiKey, baseUrl: await closedAddress(), says: 'The service did not answer: the connection was refused' },
+			];
+			for (const failing of cases) {
+				const reason = await credentialTestFailure(page, failing.apiKey, failing.baseUrl, failing.says);
+				await screenshot(`credential-test-${slug(failing.what)}`);
+				check(true, `editor: with ${failing.what} the credential test fails clearly ("${reason}")`);
+				await closeCredentialModal(page);
+			}
+		} finally {
+			webPage.server.close();
+		}
 	} catch (error) {
 		if (page) await screenshot('failure').catch(() => undefined);
 		throw error;
@@ -182,6 +202,124 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		await browser?.close();
 	}
 	log(`editor: ${shot} screenshots in ${dir}`);
+}
+
+/** Resources and operations as the built node describes them, by their labels in the editor. */
+function operationForms(): Array<{ resource: string; operation: string }> {
+	const { VoiceAgentCrm } = require(path.join(ROOT, 'dist/nodes/VoiceAgentCrm/VoiceAgentCrm.node.js')) as {
+		VoiceAgentCrm: new () => { description: INodeTypeDescription };
+	};
+	const { properties } = new VoiceAgentCrm().description;
+	const options = (property: INodeProperties | undefined) => (property?.options ?? []) as INodePropertyOptions[];
+	const resources = options(properties.find((p) => p.name === 'resource'));
+	return resources.flatMap((resource) =>
+		options(properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))).map((operation) => ({
+			resource: resource.name,
+			operation: operation.name,
+		})),
+	);
+}
+
+function slug(text: string): string {
+	return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** Error toasts and parameter load problems on screen. */
+async function errorNotices(page: Page): Promise<string[]> {
+	const toasts = await page.locator('.el-notification:visible').filter({ has: page.locator('.el-notification--error') }).allInnerTexts();
+	const loading = await page
+		.getByText(/There was a problem loading the parameter options|Error fetching options|\[object Object\]/)
+		.filter({ visible: true })
+		.allInnerTexts();
+	return [...toasts, ...loading];
+}
+
+/**
+ * WhatsApp → Send Template chosen entirely from the lists: the channel (only active WABA ones are
+ * offered), the contact, the template with its language; Language Code left empty. Executed, the
+ * simulator must record the send in en_US, answered 200.
+ */
+async function sendTemplateFromTheLists(page: Page, sim: Simulator, screenshot: (name: string) => Promise<string>): Promise<void> {
+	await choose(page, 'resource', 'WhatsApp (WABA)');
+	await choose(page, 'operation', 'Send Template');
+	const waba = [...sim.org.channels.values()].find((c) => c.type === 'WABA' && c.status === 'active')!;
+	const others = [...sim.org.channels.values()].filter((c) => c.type !== 'WABA' || c.status !== 'active');
+
+	// another channel given by ID: the template list fails, and the editor shows the node's message
+	const channelLocator = page.getByTestId('resource-locator-channelId');
+	await chooseLocatorMode(page, 'channelId', 'By ID');
+	await channelLocator.getByTestId('rlc-input').fill(others[0].id);
+	await page.getByTestId('parameter-input-templateName').locator('input').first().click();
+	await page.waitForTimeout(2_000);
+	// close the dropdown without leaving the form (Escape would close the node's window)
+	await page.getByTestId('ndv').getByText('Language Code', { exact: true }).first().click();
+	await page.getByTestId('ndv').getByTestId('parameter-issues').first().hover();
+	const issue = page.getByText(/There was a problem loading the parameter options/).first();
+	await issue.waitFor();
+	const shown = (await issue.innerText()).trim();
+	await screenshot('whatsapp-template-list-error');
+	check(
+		/The API rejected the request as invalid.*The API said: .*WABA/.test(shown) && !shown.includes('[object Object]'),
+		`editor: a template list that fails shows the node's message ("${shown}")`,
+	);
+	await chooseLocatorMode(page, 'channelId', 'From list');
+
+	const channels = await openLocatorList(page, 'channelId', waba.name, () => screenshot('whatsapp-channel-list'));
+	check(
+		channels.length > 0 && others.every((c) => !channels.some((text) => text.includes(c.name))),
+		`editor: the WhatsApp Channel list offers only active WABA channels (${channels.join(', ')})`,
+	);
+	const john = [...sim.org.contacts.values()].find((c) => c.full_name === 'John Smith')!;
+	await openLocatorList(page, 'contactId', john.full_name!);
+	await openSelect(page, 'templateName');
+	const templates = await dropdownItems(page).allInnerTexts();
+	await screenshot('whatsapp-template-list');
+	await dropdownItems(page).filter({ hasText: 'welcome_offer (en_US)' }).first().click();
+	check(
+		templates.some((t) => t.includes('welcome_offer (en_US)')) && templates.some((t) => t.includes('appointment_reminder (es)')),
+		`editor: the template list shows each approved template with its language (${templates.map((t) => t.split('\n')[0]).join(', ')})`,
+	);
+	const before = sim.requests.length;
+	await page.getByTestId('node-execute-button').first().click();
+	const sent = await waitFor(() => sim.requests.slice(before).find((r) => r.method === 'POST' && r.path === '/v1/waba/send-template'), 60_000);
+	await page.getByTestId('ndv').getByText('message_id', { exact: true }).first().waitFor();
+	await screenshot('whatsapp-send-template-executed');
+	const body = (sent?.body ?? {}) as Record<string, unknown>;
+	check(
+		sent?.status === 200 && body.template_name === 'welcome_offer' && body.language_code === 'en_US' && body.channel_id === waba.id,
+		`editor: Send Template, chosen from the lists and executed, sends welcome_offer in en_US (answered ${sent?.status})`,
+		() => JSON.stringify(body),
+	);
+}
+
+async function waitFor<T>(probe: () => T | undefined, timeoutMs: number): Promise<T | undefined> {
+	const end = Date.now() + timeoutMs;
+	for (;;) {
+		const value = probe();
+		if (value !== undefined || Date.now() > end) return value;
+		await sleep(250);
+	}
+}
+
+async function chooseLocatorMode(page: Page, parameter: string, mode: string): Promise<void> {
+	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-mode-selector').click();
+	await dropdownItems(page).filter({ hasText: mode }).first().click();
+}
+
+/** A new credential with these values, saved (which tests it): the failure's details must say `says`. */
+async function credentialTestFailure(page: Page, apiKey: string, baseUrl: string, says: string): Promise<string> {
+	await page.getByTestId('node-credentials-select').click();
+	await page.getByTestId('node-credentials-select-item-new').click();
+	const fields = page.getByTestId('credential-connection-parameter');
+	await fields.nth(0).locator('input').fill(apiKey);
+	await fields.nth(1).locator('input').fill(baseUrl);
+	await page.getByTestId('credential-save-button').click();
+	const failure = page.getByText('Couldn’t connect with these settings').or(page.getByText("Couldn't connect with these settings")).first();
+	await failure.waitFor();
+	await page.getByText('More details', { exact: true }).first().click();
+	const reason = page.getByText(says, { exact: false }).first();
+	await reason.waitFor();
+	return (await reason.innerText()).trim();
 }
 
 /** Open a resource locator's list, read its entries, and choose the one with `pick` in it (which closes the list). */

@@ -162,7 +162,7 @@ describe('Call operations through the engine', () => {
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[0].json.error).toMatch(/may have been placed/);
 		expect(items[0].json.error).toMatch(/HTTP 500/);
-		expect(items[0].json.description).toMatch(/not placed again/);
+		expect(items[0].json.description).toMatch(/not sent again, so that nobody is called twice/);
 		expect(JSON.stringify(items[0].json)).not.toContain(sim.apiKey);
 	});
 

@@ -1,12 +1,20 @@
+import type { Server } from 'node:http';
+
+import { closedAddress, startWebPage } from '../../harness/addresses';
 import { startSimulator, type Simulator } from '../../simulator';
 import { testCredential } from '../../harness/credentialTest';
 
 describe('Voice Agent CRM API credential test', () => {
 	let sim: Simulator;
+	let webPage: { url: string; server: Server };
 	beforeAll(async () => {
 		sim = await startSimulator();
+		webPage = await startWebPage();
 	});
-	afterAll(() => sim.stop());
+	afterAll(async () => {
+		await sim.stop();
+		await new Promise((resolve) => webPage.server.close(resolve));
+	});
 
 	it('passes with the simulator key, making one cheap documented request', async () => {
 		const before = sim.requests.length;
@@ -29,14 +37,44 @@ describe('Voice Agent CRM API credential test', () => {
 		expect(result.message).not.toContain(wrongKey);
 	});
 
-	it('tells a wrong base URL apart from a wrong key', async () => {
-		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: `${sim.baseUrl}/somewhere-else` });
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/Base URL does not point at the API/);
+	it('fails when the Base URL answers 200 with a web page: it is not the API', async () => {
+		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: webPage.url });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The Base URL does not point at the API: ${webPage.url} answered a web page instead of the API's list of voices. Use the address of the API (e.g. https://api.example.com), not the dashboard's.`,
+		});
 	});
 
-	it('refuses a base URL that is not http(s)', async () => {
-		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: 'ftp://example.com' });
+	it('fails when the Base URL answers 404: a path of the service, not the API', async () => {
+		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: `${sim.baseUrl}/somewhere-else` });
 		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/^The Base URL does not point at the API: .* answered HTTP 404/);
+	});
+
+	it('says to add the scheme to a Base URL without http:// or https://, before any request', async () => {
+		const before = sim.requests.length;
+		const withoutScheme = sim.baseUrl.replace(/^http:\/\//, '');
+		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: withoutScheme });
+		expect(result.message).toBe(
+			`The Base URL must start with http:// or https:// ("${withoutScheme}" does not). Use the address of the API (e.g. https://api.example.com), not the dashboard's.`,
+		);
+		expect((await testCredential({ apiKey: sim.apiKey, baseUrl: 'ftp://example.com' })).message).toMatch(/must start with http:\/\//);
+		expect(sim.requests.length).toBe(before);
+	});
+
+	it('says the connection was refused where nothing listens', async () => {
+		const address = await closedAddress();
+		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: address });
+		expect(result).toEqual({
+			status: 'Error',
+			message: `The service did not answer: the connection was refused. Check the Base URL (${address}) and that the service is reachable.`,
+		});
+	});
+
+	it('says the host name could not be resolved for an unknown host', async () => {
+		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: 'http://no-such-host.invalid' });
+		expect(result.message).toBe(
+			'The service did not answer: the host name could not be resolved. Check the Base URL (http://no-such-host.invalid) and that the service is reachable.',
+		);
 	});
 });

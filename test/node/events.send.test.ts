@@ -1,31 +1,42 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { startSimulator, type Simulator } from '../../simulator';
 import { addContact } from '../../simulator';
 import { storedEvents } from '../../simulator';
 
-/** Event → Send through the engine, against a simulator whose events budget does not limit. */
-describe('Event → Send', () => {
+/** The test rows' fields mapped field by field with expressions, and the same read automatically. */
+const MAPPED_FIELD_BY_FIELD: INodeParameters = {
+	resource: 'event',
+	operation: 'send',
+	eventName: '={{ $json.name }}',
+	contactEmail: '={{ $json.email }}',
+	contactPhone: '={{ $json.phone }}',
+	additionalFields: {
+		eventId: '={{ $json.id }}',
+		occurredAt: '={{ $json.at }}',
+		sessionId: '={{ $json.session }}',
+		createContact: '={{ $json.create !== false }}',
+	},
+};
+const MAPPED_AUTOMATICALLY: INodeParameters = {
+	resource: 'event',
+	operation: 'send',
+	eventInput: 'autoMapInputData',
+	columnNames: { eventName: 'name', eventId: 'id', occurredAt: 'at', sessionId: 'session', createContact: 'create' },
+};
+
+/** Event → Send through the engine, against a simulator whose events budget does not limit; every test in both mapping modes. */
+describe.each([
+	['mapped field by field', MAPPED_FIELD_BY_FIELD],
+	['mapped automatically', MAPPED_AUTOMATICALLY],
+])('Event → Send, %s', (_mode, fields) => {
 	let sim: Simulator;
 	beforeAll(async () => {
 		sim = await startSimulator({ limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 } });
 	});
 	afterAll(() => sim.stop());
-
-	const fields: INodeParameters = {
-		resource: 'event',
-		operation: 'send',
-		eventName: '={{ $json.name }}',
-		contactEmail: '={{ $json.email }}',
-		contactPhone: '={{ $json.phone }}',
-		additionalFields: {
-			eventId: '={{ $json.id }}',
-			occurredAt: '={{ $json.at }}',
-			sessionId: '={{ $json.session }}',
-			createContact: '={{ $json.create !== false }}',
-		},
-	};
 	const asJson: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' };
 
 	function run(items: IDataObject[], parameters: INodeParameters = fields, extra: Partial<RunNodeOptions> = {}) {
@@ -161,52 +172,6 @@ describe('Event → Send', () => {
 		expect(items[0].json).toMatchObject({ status: 'created', event_id: 'order-own-1' });
 	});
 
-	it('maps every field, reads a time without zone in the workflow time zone, and takes params as pairs or JSON', async () => {
-		const contact = addContact(sim.org, { email: 'mapped@example.com' });
-		const parameters: INodeParameters = {
-			resource: 'event',
-			operation: 'send',
-			eventName: 'Plan Upgraded',
-			contactEmail: 'mapped@example.com',
-			paramsInput: 'keyValue',
-			params: { param: [{ key: 'plan', value: '={{ $json.plan }}' }, { key: 'seats', value: '={{ $json.seats }}' }] },
-			additionalFields: {
-				eventId: 'mapped-1',
-				occurredAt: '2024-05-01 10:00:00',
-				contactId: contact.id,
-				externalId: 'crm-1',
-				contactName: 'Ana',
-				contactCountry: 'ES',
-				sessionId: 'sess-mapped',
-				value: '={{ $json.amount }}',
-				currency: 'eur',
-				groupId: 'acme-1',
-				groupName: 'Acme',
-				groupProperties: '{"industry": "retail"}',
-			},
-		};
-		const { items, error } = await run([{ plan: 'pro', seats: 3, amount: '19.90' }], parameters);
-		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ status: 'created', contact: { id: contact.id, matched_by: 'contact_id' } });
-		const sent = (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0];
-		expect(sent).toEqual({
-			event_name: 'Plan Upgraded',
-			event_id: 'mapped-1',
-			// the harness's workflow runs in n8n's default zone, America/New_York
-			occurred_at: '2024-05-01T10:00:00.000-04:00',
-			contact: { contact_id: contact.id, external_id: 'crm-1', email: 'mapped@example.com', name: 'Ana', country: 'ES' },
-			session_id: 'sess-mapped',
-			params: { plan: 'pro', seats: 3 },
-			value: 19.9,
-			currency: 'EUR',
-			group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
-		});
-
-		const json = await run([{}], { ...parameters, paramsInput: 'json', paramsJson: '{"plan": "team", "items": [1, 2]}', additionalFields: { eventId: 'mapped-2' } });
-		expect(json.items[0].json.status).toBe('created');
-		expect((sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0].params).toEqual({ plan: 'team', items: [1, 2] });
-	});
-
 	it('sends a whole event object given as JSON', async () => {
 		const event = { event_name: 'cart_abandoned', event_id: 'json-1', contact: { email: 'json@example.com', name: 'Jo' }, params: { items: 2 }, value: 10, currency: 'USD' };
 		const { items } = await run([event], asJson);
@@ -259,6 +224,7 @@ describe('Event → Send', () => {
 			contacts_created: 1,
 			// the anonymous event goes in a request of its own
 			requests: 2,
+			stored_this_run_or_earlier: 0,
 		});
 		expect(both.items[4].pairedItem).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }, { item: 3 }]);
 		const only = await run(rows, { ...fields, options: { output: 'summary' } });
@@ -272,7 +238,154 @@ describe('Event → Send', () => {
 	});
 });
 
-describe('Event → Send when the service fails', () => {
+/** What each mapping mode reads from an item. */
+describe('Event → Send, mapping', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 } });
+	});
+	afterAll(() => sim.stop());
+
+	function run(items: IDataObject[], parameters: INodeParameters) {
+		return runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
+	}
+	const lastSent = () => (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events;
+	/** The event of the tests that map every part: "Plan Upgraded" at 10:00 without a zone, with params, value and company. */
+	const fullEvent = (eventId: string, contact: IDataObject, sessionId: string) => ({
+		event_name: 'Plan Upgraded',
+		event_id: eventId,
+		// a time without zone is read in the workflow's zone: the harness's is n8n's default, America/New_York
+		occurred_at: '2024-05-01T10:00:00.000-04:00',
+		contact,
+		session_id: sessionId,
+		params: { plan: 'pro', seats: 3 },
+		value: 19.9,
+		currency: 'EUR',
+		group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
+	});
+
+	it('maps every field, reads a time without zone in the workflow time zone, and takes params as pairs or JSON', async () => {
+		const contact = addContact(sim.org, { email: 'mapped@example.com' });
+		const parameters: INodeParameters = {
+			resource: 'event',
+			operation: 'send',
+			eventName: 'Plan Upgraded',
+			contactEmail: 'mapped@example.com',
+			paramsInput: 'keyValue',
+			params: { param: [{ key: 'plan', value: '={{ $json.plan }}' }, { key: 'seats', value: '={{ $json.seats }}' }] },
+			additionalFields: {
+				eventId: 'mapped-1',
+				occurredAt: '2024-05-01 10:00:00',
+				contactId: contact.id,
+				externalId: 'crm-1',
+				contactName: 'Ana',
+				contactCountry: 'ES',
+				sessionId: 'sess-mapped',
+				value: '={{ $json.amount }}',
+				currency: 'eur',
+				groupId: 'acme-1',
+				groupName: 'Acme',
+				groupProperties: '{"industry": "retail"}',
+			},
+		};
+		const { items, error } = await run([{ plan: 'pro', seats: 3, amount: '19.90' }], parameters);
+		expect(error).toBeUndefined();
+		expect(items[0].json).toMatchObject({ status: 'created', contact: { id: contact.id, matched_by: 'contact_id' } });
+		const sent = (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0];
+		expect(sent).toEqual(
+			fullEvent('mapped-1', { contact_id: contact.id, external_id: 'crm-1', email: 'mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-mapped'),
+		);
+
+		const json = await run([{}], { ...parameters, paramsInput: 'json', paramsJson: '{"plan": "team", "items": [1, 2]}', additionalFields: { eventId: 'mapped-2' } });
+		expect(json.items[0].json.status).toBe('created');
+		expect((sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0].params).toEqual({ plan: 'team', items: [1, 2] });
+	});
+
+	it('maps field by field: a dragged field, a bracketed name and a computed expression each give what n8n computes', async () => {
+		const { items, error } = await run(
+			[
+				{ 'Event Name': 'Demo Booked', contact: { email: 'Mixed.Case@Example.com' }, amount: 12 },
+				{ 'Event Name': 'Demo Booked', contact: { email: 'Other@Example.com' } },
+			],
+			{
+				resource: 'event',
+				operation: 'send',
+				eventName: '={{ $json["Event Name"] }}',
+				contactEmail: '={{ $json.contact.email.toLowerCase() }}',
+				additionalFields: { value: '={{ $json.amount }}', currency: 'eur', eventId: '={{ "demo-" + $itemIndex }}' },
+			},
+		);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.status)).toEqual(['created', 'created']);
+		expect(lastSent()).toEqual([
+			{ event_name: 'Demo Booked', event_id: 'demo-0', contact: { email: 'mixed.case@example.com' }, value: 12, currency: 'EUR' },
+			{ event_name: 'Demo Booked', event_id: 'demo-1', contact: { email: 'other@example.com' }, currency: 'EUR' },
+		]);
+	});
+
+	it('maps automatically: the documented names, a contact object or its fields at the top level, text as the service wants it', async () => {
+		const contact = addContact(sim.org, { email: 'auto-mapped@example.com' });
+		const rows: IDataObject[] = [
+			{
+				event_name: 'Plan Upgraded',
+				event_id: 'auto-1',
+				occurred_at: '2024-05-01 10:00:00',
+				contact_id: contact.id,
+				external_id: 1234,
+				email: 'auto-mapped@example.com',
+				name: 'Ana',
+				country: 'ES',
+				session_id: 'sess-auto',
+				params: '{"plan": "pro", "seats": 3}',
+				value: '19.90',
+				currency: 'eur',
+				group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
+				unrelated: 'not sent',
+			},
+			{ event_name: 'form_sent', event_id: 'auto-2', contact: { email: 'auto-nested@example.com', phone: 34600000123 }, create_contact: false },
+		];
+		const { items, error } = await run(rows, { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.status)).toEqual(['created', 'unresolved']);
+		expect(lastSent()).toEqual([
+			fullEvent('auto-1', { contact_id: contact.id, external_id: '1234', email: 'auto-mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-auto'),
+			{ event_name: 'form_sent', event_id: 'auto-2', contact: { email: 'auto-nested@example.com', phone: '34600000123' }, create_contact: false },
+		]);
+	});
+
+	it('maps automatically from the user\'s own field names, and a field named for one part is not read for another', async () => {
+		const { items, error } = await run([{ Event: 'Trial Started', Email: 'own-names@example.com', name: 'Trial Started', Amount: 5 }], {
+			resource: 'event',
+			operation: 'send',
+			eventInput: 'autoMapInputData',
+			columnNames: { eventName: 'Event', email: 'Email', value: 'Amount', contactName: 'Event' },
+		});
+		expect(error).toBeUndefined();
+		expect(items[0].json.status).toBe('created');
+		// "name" is no longer the contact's name: Contact Name Field says "Event"
+		expect(lastSent()).toEqual([{ event_name: 'Trial Started', contact: { email: 'own-names@example.com', name: 'Trial Started' }, value: 5 }]);
+	});
+
+	it('maps automatically: a row the node cannot use is answered on its own item, naming the field, without a request', async () => {
+		const before = sim.requestsTo('POST', '/v1/events').length;
+		const { items, error } = await run(
+			[
+				{ Event: 'x', Email: 'y@example.com' },
+				{ event_name: 'ok', email: 'y@example.com', params: '{not json' },
+			],
+			{ resource: 'event', operation: 'send', eventInput: 'autoMapInputData' },
+		);
+		expect(error).toBeUndefined();
+		expect(sim.requestsTo('POST', '/v1/events').length).toBe(before);
+		expect(items[0].json).toMatchObject({ status: 'invalid', errors: ['event_name is required and must be a string'] });
+		expect(items[1].json).toMatchObject({ status: 'invalid', errors: ['params must be an object'] });
+	});
+});
+
+describe.each([
+	['JSON', { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' }],
+	['mapped automatically', { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' }],
+] as Array<[string, INodeParameters]>)('Event → Send when the service fails, %s', (_mode, asJson) => {
 	let sim: Simulator;
 	beforeAll(async () => {
 		sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
@@ -280,7 +393,6 @@ describe('Event → Send when the service fails', () => {
 	afterAll(() => sim.stop());
 	afterEach(() => sim.faults.clear());
 
-	const asJson: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' };
 	const rows = (prefix: string, count: number, withIds: boolean) =>
 		Array.from({ length: count }, (_, i) => ({
 			event_name: 'fault_test',
@@ -324,6 +436,41 @@ describe('Event → Send when the service fails', () => {
 		expect(items.slice(0, 100).every((item) => item.json.status === 'duplicate')).toBe(true);
 		expect(items.slice(100).every((item) => item.json.status === 'created')).toBe(true);
 		expect(storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) => e.event_id?.startsWith('drop-'))).toHaveLength(150);
+	});
+
+	it.each([
+		['a 500 after the batch was stored', '500', { status: 500, afterHandling: true }],
+		['the answer lost after the batch was stored', 'drop', { drop: true, afterHandling: true }],
+		// the request's timeout lowered to 1.5 s for this case; the answer comes 5 s after the batch was stored
+		['a timeout after the batch was stored', 'timeout', { delayMs: 5000, afterHandling: true }],
+	])('after %s, the repeat\'s duplicates say this run or an earlier one stored them, and the summary counts no creation', async (_fault, tag, fault) => {
+		const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
+		sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
+		const savedTimeout = RETRY_LIMITS.timeoutMs;
+		if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
+		const repeated = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
+			items,
+		}).finally(() => (RETRY_LIMITS.timeoutMs = savedTimeout));
+		expect(repeated.error).toBeUndefined();
+		// the first attempt stored the 3 events and created their 3 contacts; the repeat stored nothing
+		const stored = storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) => items.some((row) => row.event_id === e.event_id));
+		expect(stored).toHaveLength(3);
+		expect(repeated.items.slice(0, 3).map((item) => [item.json.status, item.json.stored_by])).toEqual(
+			Array(3).fill(['duplicate', 'this_run_or_an_earlier_run']),
+		);
+		expect(repeated.items[0].json.note).toContain("this run's first attempt or by an earlier run");
+		expect(repeated.items[3].json.summary).toMatchObject({ created: 0, duplicate: 0, stored_this_run_or_earlier: 3, contacts_created: 0, requests: 1 });
+
+		// an earlier run's events, sent again without a fault: plain duplicates, counted as such
+		const again = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
+			items,
+		});
+		expect(again.items.slice(0, 3).every((item) => item.json.status === 'duplicate' && !('stored_by' in item.json))).toBe(true);
+		expect(again.items[3].json.summary).toMatchObject({ created: 0, duplicate: 3, stored_this_run_or_earlier: 0 });
 	});
 
 	it('does not repeat a batch without IDs after a 5xx; its rows fail, the next batch goes on', async () => {

@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import { startSimulator, type Simulator } from '../../simulator';
 import { runNode } from '../../harness/engine';
 import { budgetsOf, observeRateHeaders, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
@@ -75,5 +77,32 @@ describe('transport: rate limits, errors and the API key', () => {
 		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 200, rawBody: '<html><body>Welcome</body></html>' } });
 		const { error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
 		expect(error?.message).toMatch(/not JSON.*wrong Base URL/);
+	});
+
+	describe('a wrong Base URL is named as such, never as a missing ID', () => {
+		const getAgent = (sim: Simulator) => ({ resource: 'agent', operation: 'get', agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.values()][0].id } });
+		const run = (parameters: INodeParameters) => runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters });
+
+		it('a web page answering 404 to a request with an ID says to check the Base URL', async () => {
+			sim = await startSimulator();
+			sim.faults.inject({ path: /^\/v1\/agents\/[^/]+$/, fault: { status: 404, rawBody: '<html><body><h1>404 Not Found</h1></body></html>' } });
+			const { error } = await run(getAgent(sim));
+			expect(error?.message).toMatch(/web page, not the API: check the Base URL/);
+			expect(error?.message).not.toMatch(/does not exist/);
+		});
+
+		it('a 404 on a list endpoint says to check the Base URL', async () => {
+			sim = await startSimulator();
+			sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 404, body: { statusCode: 404, message: 'Cannot GET /v1/agents/voices' } } });
+			const { error } = await run(listVoices);
+			expect(error?.message).toMatch(/no such list: check the Base URL in the credential/);
+			expect(error?.message).not.toMatch(/does not exist/);
+		});
+
+		it('the API\'s own 404 to a request with an ID keeps the "not found in this organization" advice', async () => {
+			sim = await startSimulator();
+			const { error } = await run({ resource: 'agent', operation: 'get', agentId: { __rl: true, mode: 'id', value: '00000000-0000-4000-8000-000000000000' } });
+			expect(error?.message).toMatch(/^Not found in this organization/);
+		});
 	});
 });

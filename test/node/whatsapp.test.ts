@@ -45,7 +45,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the provider reason when the 24-hour window is closed', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendMessage', ...to(john), content: 'Hello again' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: .*24-hour customer service window is closed/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: .*24-hour customer service window is closed/);
 			expect(error?.message).toContain('HTTP 400');
 		});
 
@@ -132,7 +132,82 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the API reason for a template in another language', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer', languageCode: 'es' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: Template not found/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: Template not found/);
+		});
+	});
+
+	describe('Template chosen from the list', () => {
+		it('sends the language of the chosen template when Language Code is left empty', async () => {
+			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer|en_US', languageCode: '' });
+			expect(error).toBeUndefined();
+			expect(sim.requestsTo('POST', '/v1/waba/send-template')[0].body).toMatchObject({ template_name: 'welcome_offer', language_code: 'en_US' });
+		});
+
+		it('sends the language the user sets over the chosen template\'s', async () => {
+			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer|en_US', languageCode: 'es' });
+			expect(error?.message).toMatch(/Template not found: no approved template welcome_offer in language es/);
+			expect(sim.requestsTo('POST', '/v1/waba/send-template')[0].body).toMatchObject({ template_name: 'welcome_offer', language_code: 'es' });
+		});
+	});
+
+	describe('Template given by name alone, Language Code empty', () => {
+		it('sends the language the template is approved in, reading the templates once for all items', async () => {
+			const { items: output, error } = await run(
+				{ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'welcome_offer', languageCode: '' },
+				{ items: [{}, {}] },
+			);
+			expect(error).toBeUndefined();
+			expect(output).toHaveLength(2);
+			expect(sim.requestsTo('POST', '/v1/waba/send-template').map((r) => (r.body as IDataObject).language_code)).toEqual(['en_US', 'en_US']);
+			expect(sim.requestsTo('GET', '/v1/waba/templates')).toHaveLength(1);
+		});
+
+		it('refuses before sending a name no approved template has', async () => {
+			const { error } = await run({ resource: 'whatsapp', operation: 'sendTemplate', ...to(john), templateName: 'spring_sale', languageCode: '' });
+			expect(error?.message).toBe('Item 0: Template: there is no approved template named spring_sale on this channel. Pick one from the list.');
+			expect(sim.requestsTo('POST', '/v1/waba/send-template')).toHaveLength(0);
+		});
+	});
+
+	describe('Channel check before sending', () => {
+		const sends = () => sim.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/v1/waba/'));
+
+		it('refuses a channel that is not WABA before any send request, saying why', async () => {
+			const insta = [...sim.org.channels.values()].find((c) => c.type !== 'WABA')!;
+			const { error } = await run({
+				resource: 'whatsapp',
+				operation: 'sendMessage',
+				channelId: byId(insta.id),
+				contactId: byId(maria.id),
+				content: 'Hi',
+			});
+			expect(error?.message).toBe(
+				`Item 0: Channel: "${insta.name}" (${insta.id}) is a ${insta.type} channel; WhatsApp messages are sent through an active WABA channel. Pick one from the list.`,
+			);
+			expect(sends()).toHaveLength(0);
+		});
+
+		it('refuses an inactive WABA channel and an unknown one, and sends through the active one; the channels are read once', async () => {
+			const inactive = { ...waba, id: 'chn_inactive-waba', name: 'Old WhatsApp', status: 'inactive' as const };
+			sim.org.channels.set(inactive.id, inactive);
+			const items = [{ channel: inactive.id }, { channel: 'chn_nowhere' }, { channel: waba.id }];
+			const { items: output } = await run(
+				{
+					resource: 'whatsapp',
+					operation: 'sendTemplate',
+					channelId: byId('={{ $json.channel }}'),
+					contactId: byId(john.id),
+					templateName: 'welcome_offer|en_US',
+				},
+				{ items, continueOnFail: true },
+			);
+			expect(output.map((i) => i.json.error ?? 'sent')).toEqual([
+				expect.stringMatching(/^Item 0: Channel: "Old WhatsApp" \(chn_inactive-waba\) is inactive; WhatsApp messages are sent through an active WABA channel/),
+				'Item 1: Channel: there is no channel chn_nowhere in this organization. Pick an active WhatsApp channel from the list.',
+				'sent',
+			]);
+			expect(sends()).toHaveLength(1);
+			expect(sim.requestsTo('GET', '/v1/channels')).toHaveLength(1);
 		});
 	});
 
@@ -186,7 +261,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 
 		it('fails the item with the provider reason for a media URL the provider cannot reach', async () => {
 			const { error } = await run({ resource: 'whatsapp', operation: 'sendMedia', ...to(maria), mediaType: 'image', mediaSource: 'url', mediaUrl: 'http://127.0.0.1/a.jpg' });
-			expect(error?.message).toMatch(/^Item 0: WhatsApp send rejected: Invalid media/);
+			expect(error?.message).toMatch(/^WhatsApp send rejected: Invalid media/);
 		});
 
 		it('repeats a 502 once and stores one message', async () => {

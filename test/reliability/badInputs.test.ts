@@ -72,6 +72,12 @@ const API_OWNS_VALUES = new Set(['voice_id', 'language', 'templateName', 'channe
  */
 const REFUSED_BY_THE_HTTP_SERVER = /HTTP 431/;
 
+/**
+ * Reads a WhatsApp send makes to check its input before sending (the channel's type and status, the
+ * language of a template given by name): a value they refuse is refused before sending.
+ */
+const READS_BEFORE_SENDING = /^GET \/v1\/(channels|waba\/templates)$/;
+
 /** A crash is an error of the code, not a message for a user. */
 const CRASH = /TypeError|ReferenceError|Cannot read prop|is not a function|is not iterable|undefined is not|Maximum call stack/;
 
@@ -151,7 +157,7 @@ describe('Generated bad input for every parameter of every operation', () => {
 		const { items, error } = run;
 		if (error) return `${name}: the run stopped although Continue On Fail is on: ${error.message}`;
 		const failure = items.find((item) => item.json.error !== undefined);
-		const sent = sim.requests.slice(before);
+		const sent = sim.requests.slice(before).filter((r) => !READS_BEFORE_SENDING.test(`${r.method} ${r.path}`));
 		if (!failure) return eventAnswer(name, items[0]?.json, sent.length) ?? accept();
 		const message = `${String(failure.json.error)} ${String(failure.json.description ?? '')}`.slice(0, 600);
 		if (CRASH.test(message)) return `${name}: crashed: ${message}`;

@@ -231,6 +231,20 @@ const RUNNERS: Record<string, ClassRunner> = {
 			return { failure: failureOf(items), stored };
 		},
 	},
+	stop: {
+		path: () => /^\/v1\/calls\/single-phone-call\/[0-9a-f-]{36}\/stop$/,
+		records: 1,
+		async run(sim, injectFault) {
+			const live = insertCall(sim, { phase: 'in_progress' });
+			injectFault();
+			const items = await runAction(sim, { resource: 'call', operation: 'stop', callId: live.id });
+			const failure = failureOf(items);
+			// the store shows the call hung up through the stop endpoint, by this run: the output says so
+			if (!failure) expect(items[0].json).toMatchObject({ call_id: live.id, stopped: true });
+			const stopped = () => [...sim.org.calls.values()].filter((c) => c.id === live.id && c.disconnection_reason === 'user_hangup').map((c) => c.id);
+			return { failure, stored: stopped };
+		},
+	},
 	eventsWithIds: eventsRunner(true),
 	eventsWithoutIds: eventsRunner(false),
 	poll: pollRunner,

@@ -13,7 +13,7 @@ export type FaultKind =
 	| 'rateLimit'
 	/** A 5xx: the request may have taken effect. */
 	| 'serverError'
-	/** 502: the messaging provider was unavailable; the reference calls a WhatsApp send safe to repeat. */
+	/** The API's own 502 (its JSON body): the messaging provider was unavailable; the reference calls a WhatsApp send safe to repeat. */
 	| 'providerUnavailable'
 	/** A timeout or a dropped connection: the request may have taken effect. */
 	| 'noAnswer'
@@ -45,6 +45,9 @@ export interface FaultColumn {
 const HTML_ERROR_PAGE =
 	'<!DOCTYPE html><html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
 
+const HTML_BAD_GATEWAY =
+	'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body></html>';
+
 export const FAULTS: FaultColumn[] = [
 	{
 		key: 'retryAfter429',
@@ -72,7 +75,7 @@ export const FAULTS: FaultColumn[] = [
 	},
 	{
 		key: 'provider502',
-		label: '502',
+		label: "API's own 502",
 		kind: 'providerUnavailable',
 		fault: { status: 502, body: { statusCode: 502, success: false, message: 'Messaging provider unavailable' } },
 		handled: false,
@@ -89,9 +92,19 @@ export const FAULTS: FaultColumn[] = [
 	},
 	{
 		key: 'drop',
-		label: 'dropped connection',
+		label: 'answer lost after processing',
 		kind: 'noAnswer',
+		// the service acted, then the connection closed before any answer
 		fault: { drop: true, afterHandling: true },
+		handled: true,
+		says: /connection was dropped/,
+	},
+	{
+		key: 'cutBody',
+		label: 'body cut mid-way',
+		kind: 'noAnswer',
+		// the service acted and began its answer; the connection closed half-way through the body
+		fault: { cutBody: true, afterHandling: true },
 		handled: true,
 		says: /connection was dropped/,
 	},
@@ -110,6 +123,15 @@ export const FAULTS: FaultColumn[] = [
 		fault: { status: 503, rawBody: HTML_ERROR_PAGE, contentType: 'text/html', afterHandling: true },
 		handled: true,
 		says: /HTTP 503.*503 Service Temporarily Unavailable/s,
+	},
+	{
+		key: 'html502',
+		label: 'HTML 502 after processing',
+		kind: 'serverError',
+		// a gateway's page, not the API's own 502: the request may have taken effect behind it
+		fault: { status: 502, rawBody: HTML_BAD_GATEWAY, contentType: 'text/html', afterHandling: true },
+		handled: true,
+		says: /HTTP 502/,
 	},
 	{
 		key: 'unexpectedShape',
@@ -137,6 +159,8 @@ export interface OperationClass {
 	 * placed again (the placement's own faults are the placement row).
 	 */
 	waitsForCall?: boolean;
+	/** The cell's words when a request that took effect was repeated, where the output says more than "succeeds". */
+	afterRepeat?: string;
 }
 
 export const OPERATION_CLASSES: OperationClass[] = [
@@ -145,6 +169,7 @@ export const OPERATION_CLASSES: OperationClass[] = [
 	{ key: 'create', label: 'Create (Contact → Create)', endpoint: 'createContact' },
 	{ key: 'placement', label: 'Call placement (Call → Place AI Call)', endpoint: 'placePhoneCall' },
 	{ key: 'whatsapp', label: 'WhatsApp send (WhatsApp → Send Message)', endpoint: 'sendMessage' },
+	{ key: 'stop', label: 'Stop (Call → Stop), a live call', endpoint: 'stopCall', afterRepeat: 'repeats, reports the call stopped' },
 	{ key: 'eventsWithIds', label: 'Event batch, every event with an ID', endpoint: 'sendEvents', repeatSafe: true },
 	{ key: 'eventsWithoutIds', label: 'Event batch, some events without an ID', endpoint: 'sendEvents', repeatSafe: false },
 	{ key: 'poll', label: 'Trigger poll (Call Finished)', endpoint: 'listCalls', trigger: true },
@@ -172,7 +197,10 @@ export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcom
 }
 
 function cellText(row: OperationClass, fault: FaultColumn): string {
-	if (expectedOutcome(row, fault) === 'repeats') return fault.kind === 'rateLimit' ? 'waits, repeats, succeeds' : 'repeats, succeeds';
+	if (expectedOutcome(row, fault) === 'repeats') {
+		if (fault.kind === 'rateLimit') return 'waits, repeats, succeeds';
+		return (fault.handled && row.afterRepeat) || 'repeats, succeeds';
+	}
 	if (row.trigger) return 'poll fails, state kept';
 	return row.waitsForCall ? 'item fails with the call ID, placed once' : 'item fails, sent once';
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../transport/request';
+import { isApproved, templateChoice } from '../actions/whatsapp/template';
 
 /** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */
 export async function getVoices(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -12,15 +13,19 @@ export async function getVoices(this: ILoadOptionsFunctions): Promise<INodePrope
 	}));
 }
 
-/** Approved message templates of the chosen WhatsApp channel. */
+/**
+ * Approved message templates of the chosen WhatsApp channel, one entry per name and language. The
+ * value carries both (`welcome_offer|en_US`, see `templateChoice`), so that choosing an entry
+ * sends its language unless the user sets another.
+ */
 export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const channelId = this.getCurrentNodeParameter('channelId', { extractValue: true }) as string | undefined;
 	const { payload } = await apiRequest.call(this, 'listTemplates', { query: channelId ? { channel_id: channelId } : {} });
 	return ((payload ?? []) as IDataObject[])
-		.filter((t) => !t.status || String(t.status).toUpperCase() === 'APPROVED')
+		.filter(isApproved)
 		.map((t) => ({
 			name: `${t.name as string} (${t.language as string})`,
-			value: t.name as string,
+			value: templateChoice(t.name as string, t.language as string),
 			description: t.category ? `Category: ${t.category as string}` : undefined,
 		}));
 }

@@ -1,4 +1,4 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodeParameterResourceLocator } from 'n8n-workflow';
 
 import { UUID_PATTERN } from './text';
 
@@ -18,6 +18,19 @@ interface LocatorSpec {
 	idLabel?: string;
 	/** False where the thing is an optional filter (the trigger's agent and channel). */
 	required?: boolean;
+	/** Placeholder of the list mode's search box. */
+	searchPlaceholder?: string;
+}
+
+/**
+ * The value of a locator read without `extractValue`, as collections give it (a time zone inside
+ * Additional Fields or Schedule); a plain string (an older workflow, an expression) is itself.
+ */
+export function locatorValue(value: unknown): unknown {
+	if (value && typeof value === 'object' && (value as INodeParameterResourceLocator).__rl) {
+		return (value as INodeParameterResourceLocator).value;
+	}
+	return value;
 }
 
 function locator(spec: LocatorSpec): INodeProperties {
@@ -34,6 +47,7 @@ function locator(spec: LocatorSpec): INodeProperties {
 				name: 'list',
 				type: 'list',
 				typeOptions: { searchListMethod: spec.searchListMethod, searchable: true },
+				...(spec.searchPlaceholder && { placeholder: spec.searchPlaceholder }),
 			},
 			{
 				displayName: spec.idLabel ?? 'By ID',
@@ -77,6 +91,41 @@ export const channelLocator = (name = 'channelId', displayName = 'Channel', requ
 		searchListMethod: 'searchChannels',
 		description: 'The messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
 		placeholder: 'e.g. chn_2a6f8e9b',
+	});
+
+/** WhatsApp sends: the list offers active WABA channels only (another channel is refused before sending). */
+export const wabaChannelLocator = (): INodeProperties =>
+	locator({
+		displayName: 'Channel',
+		name: 'channelId',
+		searchListMethod: 'searchWabaChannels',
+		description: 'The active WhatsApp Business (WABA) channel that sends. Pick it from the list or give its ID (e.g. chn_…).',
+		placeholder: 'e.g. chn_2a6f8e9b',
+	});
+
+/** A call, from the recent calls (newest first) or by its ID. */
+export const callLocator = (): INodeProperties =>
+	locator({
+		displayName: 'Call',
+		name: 'callId',
+		searchListMethod: 'searchCalls',
+		description: 'The call. Pick a recent one from the list, or give its ID (the call_id of Place AI Call).',
+		placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
+		searchPlaceholder: 'Search by name, number or status',
+		idPattern: UUID_PATTERN,
+	});
+
+/** An IANA time zone from the runtime's list, or typed (or mapped) by name; checked when the item runs. */
+export const timeZoneLocator = (description: string, required: boolean): INodeProperties =>
+	locator({
+		required,
+		displayName: 'Time Zone',
+		name: 'timezone',
+		searchListMethod: 'searchTimeZones',
+		description,
+		placeholder: 'e.g. America/New_York',
+		searchPlaceholder: 'Search, e.g. Madrid',
+		idLabel: 'By Name',
 	});
 
 export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeProperties =>

@@ -7,6 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { writesOf } from '../transport/request';
+
 /** One operation of one resource: its entry in the operation list, its fields and its run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string };
@@ -64,6 +66,67 @@ export function toItems(result: IDataObject | IDataObject[], itemIndex: number):
 }
 
 /**
+ * The one Continue On Fail collector: the output of a run, one slot per input item, filled as
+ * items fail or succeed. A failure stops the run unless Continue On Fail is on, in which case it
+ * becomes the item's error item. A run that stops part-way says in its error which writes already
+ * went through (item → record ID) and which items were not sent, so that re-running the workflow
+ * does not repeat them unknowingly.
+ */
+export class ItemResults {
+	private readonly slots: Array<INodeExecutionData[] | undefined>;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		count: number,
+	) {
+		this.slots = new Array(count);
+	}
+
+	/** Whether the item already has its output (it failed or finished). */
+	has(itemIndex: number): boolean {
+		return this.slots[itemIndex] !== undefined;
+	}
+
+	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
+		const nodeError = itemError(this.context, error, itemIndex);
+		if (!this.context.continueOnFail()) throw withProgress(nodeError, this.progress(itemIndex));
+		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
+	}
+
+	succeed(itemIndex: number, result: IDataObject | IDataObject[]): void {
+		this.slots[itemIndex] = toItems(result, itemIndex);
+	}
+
+	items(): INodeExecutionData[] {
+		return this.slots.flatMap((slot) => slot ?? []);
+	}
+
+	/** The output so far by input item, for operations that answer one item per input (and fill in the rest later). */
+	byItem(): Array<INodeExecutionData | undefined> {
+		return Array.from(this.slots, (slot) => slot?.[0]);
+	}
+
+	/** What the run did before it stopped at `failedIndex`; empty for a run that writes nothing. */
+	private progress(failedIndex: number): string {
+		const { written, attempted } = writesOf(this.context);
+		if (!attempted.size) return '';
+		const done = [...written.entries()].sort(([a], [b]) => a - b).map(([itemIndex, records]) => `item ${itemIndex} → ${records.join(', ')}`);
+		const notSent = Array.from(this.slots, (_, itemIndex) => itemIndex).filter((itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex));
+		return [
+			done.length ? `Already done by this run: ${done.join('; ')}.` : 'Nothing else of this run went through.',
+			notSent.length ? `Not sent: item${notSent.length > 1 ? 's' : ''} ${notSent.join(', ')}.` : '',
+		]
+			.filter(Boolean)
+			.join(' ');
+	}
+}
+
+function withProgress<E extends NodeApiError | NodeOperationError>(error: E, progress: string): E {
+	if (progress) error.description = [error.description, progress].filter(Boolean).join(' ');
+	return error;
+}
+
+/**
  * The execute of an operation that handles each input item on its own: one item failing
  * becomes an error item paired to its input under Continue On Fail, and the others go on.
  */
@@ -71,16 +134,14 @@ export function perItem(
 	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[]>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
-		const output: INodeExecutionData[] = [];
+		const results = new ItemResults(this, items.length);
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
-				output.push(...toItems(await handler.call(this, itemIndex, items[itemIndex]), itemIndex));
+				results.succeed(itemIndex, await handler.call(this, itemIndex, items[itemIndex]));
 			} catch (error) {
-				const nodeError = itemError(this, error, itemIndex);
-				if (!this.continueOnFail()) throw nodeError;
-				output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+				results.fail(itemIndex, error);
 			}
 		}
-		return output;
+		return results.items();
 	};
 }

@@ -31,6 +31,27 @@ export type RepeatPolicy = 'idempotent' | 'never' | 'provider502' | 'eventIds';
  */
 export type AnswerShape = 'envelope' | 'bare' | 'paginated' | 'counted' | 'send';
 
+/**
+ * The failure contract of an endpoint: what a failed request means to the user. The transport
+ * words every failure from it (`errors.ts`); operations only add their own context (item, call ID).
+ * A read needs none of it: it changes nothing and is repeated, so the general advice of its status
+ * is all there is to say.
+ */
+export interface FailureContract {
+	/** The record a write leaves behind, to name it when a run stops part-way: "call", "contact". */
+	record?: string;
+	/** The headline of a write that may have taken effect and was not repeated: "The call may have been placed". */
+	mayHaveHappened?: string;
+	/** Why it was not sent again. */
+	notRepeated?: string;
+	/** What to check before running the item again. */
+	check?: string;
+	/** Event batches whose events all have IDs: why running the items again is safe. */
+	repeatSafe?: string;
+	/** Advice for a status where it differs from the general advice of that status. */
+	byStatus?: Partial<Record<number, string>>;
+}
+
 export interface Endpoint {
 	method: IHttpRequestMethods;
 	/** Path template; `{name}` is replaced by the encoded path parameter. */
@@ -39,14 +60,35 @@ export interface Endpoint {
 	repeat: RepeatPolicy;
 	answer: AnswerShape;
 	inferred: boolean;
-	/** What a 409 means on this endpoint, for the error message. */
-	conflict?: string;
-	/** What to check when a request that is never repeated failed after it may have taken effect. */
-	notRepeated?: string;
+	failure: FailureContract;
 }
 
-const CALL_NOT_REPEATED =
-	'The call was not placed again, so that nobody is called twice: the first attempt may have placed it. Check the calls list (Call → Get Many) before running this item again.';
+const NOT_REPEATED = 'It was not sent again, so that it does not take effect twice.';
+const PHONE_TAKEN = { 409: 'Another contact already has this phone number. Phone numbers are unique per contact.' };
+
+/** A write that is never repeated: what it leaves, and what to check when it may have taken effect. */
+const once = (record: string, mayHaveHappened: string, check: string, extra: FailureContract = {}): FailureContract => ({
+	record,
+	mayHaveHappened,
+	notRepeated: NOT_REPEATED,
+	check,
+	...extra,
+});
+
+const CALL_PLACEMENT = once('call', 'The call may have been placed', 'Check Call → Get Many before running this item again.', {
+	notRepeated: 'It was not sent again, so that nobody is called twice.',
+});
+
+const WHATSAPP_SEND = once(
+	'WhatsApp message',
+	'The WhatsApp message may have been sent',
+	'Check the conversation (Thread → Get Many, or the inbox) before running this item again.',
+	{
+		notRepeated: 'It was not sent again, so that the contact does not get it twice.',
+		// the API's own 502 (a JSON answer) says the provider did not take the message; see request.ts
+		byStatus: { 400: 'WhatsApp send rejected: {apiMessage}', 502: 'The messaging provider is unavailable. Try again in a little while.' },
+	},
+);
 
 const read = (path: string, answer: AnswerShape, inferred = false, budget: Budget = 'org'): Endpoint => ({
 	method: 'GET',
@@ -55,6 +97,7 @@ const read = (path: string, answer: AnswerShape, inferred = false, budget: Budge
 	repeat: 'idempotent',
 	answer,
 	inferred,
+	failure: {},
 });
 
 export const ENDPOINTS = {
@@ -62,13 +105,21 @@ export const ENDPOINTS = {
 	listVoices: read('/v1/agents/voices', 'envelope'),
 	getAgent: read('/v1/agents/{agentId}', 'envelope'),
 	listAgents: read('/v1/agents', 'envelope', true),
-	createAgent: { method: 'POST', path: '/v1/agents', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false },
-	updateAgent: { method: 'PATCH', path: '/v1/agents/{agentId}', budget: 'org', repeat: 'idempotent', answer: 'envelope', inferred: true },
+	createAgent: {
+		method: 'POST',
+		path: '/v1/agents',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: false,
+		failure: once('agent', 'The agent may have been created', 'Check Agent → Get Many before running this item again.'),
+	},
+	updateAgent: { method: 'PATCH', path: '/v1/agents/{agentId}', budget: 'org', repeat: 'idempotent', answer: 'envelope', inferred: true, failure: { record: 'agent' } },
 	listPhoneNumbers: read('/v1/phone-numbers', 'envelope', true),
 
 	// Calls
-	placePhoneCall: { method: 'POST', path: '/v1/calls/single-phone-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, notRepeated: CALL_NOT_REPEATED },
-	placeContactCall: { method: 'POST', path: '/v1/calls/single-contact-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, notRepeated: CALL_NOT_REPEATED },
+	placePhoneCall: { method: 'POST', path: '/v1/calls/single-phone-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, failure: CALL_PLACEMENT },
+	placeContactCall: { method: 'POST', path: '/v1/calls/single-contact-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, failure: CALL_PLACEMENT },
 	getCall: read('/v1/calls/{callId}', 'bare'),
 	getCallStatus: read('/v1/calls/{callId}/status', 'envelope'),
 	listCalls: read('/v1/calls', 'paginated', true, 'listing'),
@@ -80,7 +131,10 @@ export const ENDPOINTS = {
 		repeat: 'idempotent',
 		answer: 'envelope',
 		inferred: false,
-		conflict: 'The call is not placed yet (queued or scheduled), so it cannot be hung up. Retry in a few seconds, or cancel it if it is scheduled.',
+		failure: {
+			record: 'stopped call',
+			byStatus: { 409: 'The call is not placed yet (queued or scheduled), so it cannot be hung up. Retry in a few seconds, or cancel it if it is scheduled.' },
+		},
 	},
 	cancelCall: {
 		method: 'POST',
@@ -89,7 +143,10 @@ export const ENDPOINTS = {
 		repeat: 'idempotent',
 		answer: 'envelope',
 		inferred: true,
-		conflict: 'Only a scheduled call can be canceled; this one is already placed or finished. Use Stop to hang up a live call.',
+		failure: {
+			record: 'canceled call',
+			byStatus: { 409: 'Only a scheduled call can be canceled; this one is already placed or finished. Use Stop to hang up a live call.' },
+		},
 	},
 
 	// Contacts
@@ -101,7 +158,7 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: true,
-		conflict: 'Another contact already has this phone number. Phone numbers are unique per contact.',
+		failure: once('contact', 'The contact may have been created', 'Check Contact → Get Many (search by the phone number) before running this item again.', { byStatus: PHONE_TAKEN }),
 	},
 	updateContact: {
 		method: 'PATCH',
@@ -110,35 +167,91 @@ export const ENDPOINTS = {
 		repeat: 'idempotent',
 		answer: 'bare',
 		inferred: false,
-		conflict: 'Another contact already has this phone number. Phone numbers are unique per contact.',
+		failure: { record: 'contact', byStatus: PHONE_TAKEN },
 	},
-	deleteContact: { method: 'DELETE', path: '/v1/contacts/{contactId}', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false },
+	deleteContact: {
+		method: 'DELETE',
+		path: '/v1/contacts/{contactId}',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: false,
+		failure: once('deleted contact', 'The contact may have been deleted', 'Check Contact → Get Many before running this item again.'),
+	},
 	listContactTags: read('/v1/contacts/{contactId}/tags', 'envelope'),
 	listContactComments: read('/v1/contacts/{contactId}/comments', 'envelope', true),
 
 	// Tags, comments, tasks
 	listTags: read('/v1/tags', 'envelope', true),
-	createTag: { method: 'POST', path: '/v1/tags', budget: 'org', repeat: 'never', answer: 'envelope', inferred: true },
-	deleteTag: { method: 'DELETE', path: '/v1/tags/{tagId}', budget: 'org', repeat: 'never', answer: 'bare', inferred: false },
-	createComment: { method: 'POST', path: '/v1/comments', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false },
+	createTag: {
+		method: 'POST',
+		path: '/v1/tags',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: true,
+		failure: once('tag', 'The tag may have been created', 'Check Tag → Get Many before running this item again.'),
+	},
+	deleteTag: {
+		method: 'DELETE',
+		path: '/v1/tags/{tagId}',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'bare',
+		inferred: false,
+		failure: once('deleted tag', 'The tag may have been deleted', 'Check Tag → Get Many before running this item again.'),
+	},
+	createComment: {
+		method: 'POST',
+		path: '/v1/comments',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: false,
+		failure: once('comment', 'The comment may have been added', "Check the contact's comments (Contact → Get Comments) before running this item again."),
+	},
 	getTask: read('/v1/tasks/{taskId}', 'envelope'),
 	listTasks: read('/v1/tasks', 'envelope', true),
-	createTask: { method: 'POST', path: '/v1/tasks', budget: 'org', repeat: 'never', answer: 'envelope', inferred: true },
+	createTask: {
+		method: 'POST',
+		path: '/v1/tasks',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: true,
+		failure: once('task', 'The task may have been created', 'Check Task → Get Many before running this item again.'),
+	},
 
 	// Channels, threads, messages
 	listChannels: read('/v1/channels', 'counted'),
-	updateThread: { method: 'PUT', path: '/v1/thread/{threadId}', budget: 'org', repeat: 'idempotent', answer: 'bare', inferred: false },
+	updateThread: { method: 'PUT', path: '/v1/thread/{threadId}', budget: 'org', repeat: 'idempotent', answer: 'bare', inferred: false, failure: { record: 'thread' } },
 	listThreads: read('/v1/threads', 'paginated', true),
 	getMessage: read('/v1/messages/{messageId}', 'bare'),
 
 	// WhatsApp Business (WABA)
-	sendMedia: { method: 'POST', path: '/v1/waba/send-media', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false },
-	sendTemplate: { method: 'POST', path: '/v1/waba/send-template', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false },
-	sendMessage: { method: 'POST', path: '/v1/waba/send-message', budget: 'org', repeat: 'provider502', answer: 'send', inferred: true },
+	sendMedia: { method: 'POST', path: '/v1/waba/send-media', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false, failure: WHATSAPP_SEND },
+	sendTemplate: { method: 'POST', path: '/v1/waba/send-template', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false, failure: WHATSAPP_SEND },
+	sendMessage: { method: 'POST', path: '/v1/waba/send-message', budget: 'org', repeat: 'provider502', answer: 'send', inferred: true, failure: WHATSAPP_SEND },
 	listTemplates: read('/v1/waba/templates', 'envelope', true),
 
 	// Events
-	sendEvents: { method: 'POST', path: '/v1/events', budget: 'events', repeat: 'eventIds', answer: 'envelope', inferred: false },
+	sendEvents: {
+		method: 'POST',
+		path: '/v1/events',
+		budget: 'events',
+		repeat: 'eventIds',
+		answer: 'envelope',
+		inferred: false,
+		failure: {
+			record: 'event batch',
+			mayHaveHappened: 'The events may have been stored',
+			notRepeated: 'The batch was not repeated because some events have no event ID, so a repeat could store them twice.',
+			check:
+				'Check the events in the dashboard before running these items again, or give every event an Event ID (Options → Derive Missing Event IDs: "When Occurred At Is Set" or "Always") so that batches are safe to repeat.',
+			repeatSafe: 'Every event has an Event ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.',
+			byStatus: { 403: 'The events add-on is not enabled for this organization. Enable it in the dashboard, then run again.' },
+		},
+	},
 } satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -4,15 +4,42 @@ import { NodeApiError } from 'n8n-workflow';
 import { shortened } from '../shared/text';
 import type { Endpoint } from './endpoints';
 
-/** What the API said, reduced to what may be shown: never the request, so never the key. */
-export interface ApiFailure {
-	status: number;
-	apiMessage: string;
+/**
+ * The words of every failed request, built from the endpoint's failure contract (`endpoints.ts`).
+ * Operations add their own context (the item, a call ID) and never reword what is here.
+ */
+
+/** What went wrong with one request, as the transport saw it; never the request, so never the key. */
+export type Failure =
+	/** No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped connection). */
+	| { kind: 'noAnswer'; reason: string; reached: boolean }
+	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
+	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
+	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
+	| { kind: 'unreadable'; status: number; what: string };
+
+/** What the transport did about the failure, for the advice. */
+export interface Circumstances {
+	itemIndex?: number;
+	/** The endpoint's policy repeats this request after it may have taken effect (so it was tried more than once). */
+	repeatable: boolean;
+	/** Said after everything else (the budget that ran out on a 429). */
+	extra?: string;
 }
 
-/** The API's own message from any of the error bodies the reference shows, cut to a readable length. */
-export function apiMessageOf(body: unknown): string {
-	return shortened(fullMessageOf(body), 200);
+const API_KEY_SHOWN_AS = '[API key removed]';
+
+/** `text` without the credential's key, wherever the service quoted it. */
+export function redacted(text: string, apiKey: string | undefined): string {
+	return apiKey ? text.split(apiKey).join(API_KEY_SHOWN_AS) : text;
+}
+
+/**
+ * The API's own message from any of the error bodies the reference shows, without the key and cut
+ * to a readable length (after the key is removed, so that a cut never leaves part of it).
+ */
+export function apiMessageOf(body: unknown, apiKey: string | undefined): string {
+	return shortened(redacted(fullMessageOf(body), apiKey), 200);
 }
 
 function fullMessageOf(body: unknown): string {
@@ -29,70 +56,110 @@ function fullMessageOf(body: unknown): string {
 	return '';
 }
 
-
 /**
- * What a no-code user can do about each status, in the words of the API's rules. `repeatable`
- * tells whether the request could be sent again safely: a write that failed with a 5xx may have
- * taken effect, so it is not invited to "try again".
+ * Whether the request may have taken effect: it reached the service and no answer says it did
+ * not. A 4xx, a 429 and the messaging provider's own 502 say nothing happened.
  */
-function adviceFor(status: number, endpoint: Endpoint, repeatable: boolean): string {
-	if (status === 400) return 'The API rejected the request as invalid. Check the fields named in the message.';
-	if (status === 401) {
-		return 'The API key was refused. Check the API key in the Voice Agent CRM API credential (it comes from the dashboard\'s API settings) and that the Base URL points at the right service.';
+export function mayHaveTakenEffect(endpoint: Endpoint, failure: Failure): boolean {
+	switch (failure.kind) {
+		case 'noAnswer':
+			return failure.reached;
+		case 'unreadable':
+			return true;
+		case 'status':
+			return failure.status >= 500 && !isProviderUnavailable(endpoint, failure.status, failure.json);
 	}
-	if (status === 403) {
-		return endpoint.budget === 'events'
-			? 'The events add-on is not enabled for this organization. Enable it in the dashboard, then run again.'
-			: 'The API key is not allowed to do this.';
-	}
-	if (status === 404) {
-		return 'Not found in this organization: the ID does not exist, was deleted, or belongs to another organization.';
-	}
-	if (status === 409) return endpoint.conflict ?? 'The request conflicts with the current state of the record.';
-	if (status === 413) return 'The request is too large for the service: a file or text is bigger than it accepts. Send a smaller file, or a public URL to it.';
-	if (status === 414 || status === 431) {
-		return 'The request was refused before the API read it: an ID or a filter is far too long for a web address. Check the IDs and filters of this item.';
-	}
-	if (status === 429) return 'The rate limit was still exceeded after waiting. Run fewer items at once or spread the runs over time.';
-	if (status === 502 && endpoint.repeat === 'provider502') return 'The messaging provider is unavailable. Try again in a little while.';
-	if (status >= 500 && repeatable) return 'The service failed to answer. Try again in a little while.';
-	if (status >= 500) return 'The service failed while handling the request, which may have taken effect. Check as the description says before running the item again.';
-	return 'The API answered with an unexpected status.';
 }
 
-export function apiError(
-	node: INode,
-	endpoint: Endpoint,
-	failure: ApiFailure,
-	itemIndex: number | undefined,
-	extra = '',
-	repeatable = true,
-): NodeApiError {
-	const said = failure.apiMessage ? ` The API said: "${failure.apiMessage}".` : '';
-	const response: JsonObject = { statusCode: failure.status, message: failure.apiMessage };
+/** The messaging provider's 502, in the API's own JSON: the reference calls a send safe to repeat after it, not after a gateway's page. */
+export function isProviderUnavailable(endpoint: Endpoint, status: number, json: boolean): boolean {
+	return endpoint.repeat === 'provider502' && status === 502 && json;
+}
+
+/** What a no-code user can do about each status, where the endpoint's contract does not say otherwise. */
+export const STATUS_ADVICE: Record<number, string> = {
+	400: 'The API rejected the request as invalid. Check the fields named in the message.',
+	401: "The API key was refused. Check the API key in the Voice Agent CRM API credential (it comes from the dashboard's API settings) and that the Base URL points at the right service.",
+	403: 'The API key is not allowed to do this.',
+	404: 'Not found in this organization: the ID does not exist, was deleted, or belongs to another organization.',
+	409: 'The request conflicts with the current state of the record.',
+	413: 'The request is too large for the service: a file or text is bigger than it accepts. Send a smaller file, or a public URL to it.',
+	414: 'The request was refused before the API read it: an ID or a filter is far too long for a web address. Check the IDs and filters of this item.',
+	429: 'The rate limit was still exceeded after waiting. Run fewer items at once or spread the runs over time.',
+};
+STATUS_ADVICE[431] = STATUS_ADVICE[414];
+
+export const BASE_URL_ADVICE = 'check the Base URL in the credential: it must be the API\'s address (a trailing /v1 is fine)';
+/** A 5xx that reaches the general advice was repeated to no avail: what it touches may be repeated. */
+const SERVICE_FAILED = 'The service failed to answer. Try again in a little while.';
+
+/** The error of a failed request: its headline from the contract, what happened, and what to check. */
+export function failureError(node: INode, endpoint: Endpoint, failure: Failure, circumstances: Circumstances): NodeApiError {
+	const uncertain = mayHaveTakenEffect(endpoint, failure);
+	const tookEffectOnce = uncertain && !circumstances.repeatable;
+	const contract = endpoint.failure;
+	const notes = [
+		tookEffectOnce ? (contract.notRepeated ?? 'It was not sent again, so that it does not take effect twice.') : '',
+		uncertain && circumstances.repeatable && endpoint.method !== 'GET' ? 'The request reached the service and may have taken effect.' : '',
+		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
+		circumstances.extra ?? '',
+	].filter(Boolean);
+	const headline = tookEffectOnce
+		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
+		: generalHeadline(endpoint, failure);
+	const response: JsonObject =
+		failure.kind === 'status' ? { statusCode: failure.status, message: failure.apiMessage } : { message: headline };
 	return new NodeApiError(node, response, {
-		message: `${adviceFor(failure.status, endpoint, repeatable)} (HTTP ${failure.status})`,
-		description: `${endpoint.method} ${endpoint.path} answered ${failure.status}.${said}${extra ? ` ${extra}` : ''}`,
-		httpCode: String(failure.status),
-		itemIndex,
+		message: headline,
+		description: [`${endpoint.method} ${endpoint.path} ${answered(failure)}`, ...notes].join(' '),
+		httpCode: failure.kind === 'noAnswer' ? undefined : String(failure.status),
+		itemIndex: circumstances.itemIndex,
 	});
 }
 
-/** A request that got no HTTP answer at all: refused, dropped or timed out. */
-export function noAnswerError(
-	node: INode,
-	endpoint: Endpoint,
-	reason: string,
-	itemIndex: number | undefined,
-	extra = '',
-): NodeApiError {
-	return new NodeApiError(
-		node,
-		{ message: reason },
-		{
-			message: `The service did not answer: ${reason}. Check the Base URL in the credential and that the service is reachable.`,
-			description: `${endpoint.method} ${endpoint.path} got no answer: ${reason}.${extra ? ` ${extra}` : ''}`,
-			itemIndex,
-		},
-	);
+/** A write that may have taken effect: what happened, said after "may have been …". */
+function whatHappened(endpoint: Endpoint, failure: Failure): string {
+	switch (failure.kind) {
+		case 'noAnswer':
+			return `${failure.reason} after it was sent`;
+		case 'unreadable':
+			return `the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}`;
+		case 'status':
+			return `the service failed with HTTP ${failure.status} after receiving it${failure.webPage ? ' (a web page, not the API\'s answer)' : ''}`;
+	}
+}
+
+function generalHeadline(endpoint: Endpoint, failure: Failure): string {
+	switch (failure.kind) {
+		case 'noAnswer':
+			return `The service did not answer: ${failure.reason}. Check the Base URL in the credential and that the service is reachable.`;
+		case 'unreadable':
+			return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}. This may be a wrong Base URL (a web page instead of the API) or a service change: ${BASE_URL_ADVICE}.`;
+		case 'status':
+			return `${statusAdvice(endpoint, failure)} (HTTP ${failure.status})`;
+	}
+}
+
+/** A status that says nothing happened, or a repeated request that kept failing. */
+function statusAdvice(endpoint: Endpoint, failure: Extract<Failure, { kind: 'status' }>): string {
+	const { status } = failure;
+	// a web page that is not there, or a missing list, is the wrong address, never a missing record;
+	// a proxy's page for a 413 or a 429 still means what its status says
+	if (failure.webPage && (status === 404 || status === 405)) return `The service answered with a web page, not the API: ${BASE_URL_ADVICE}.`;
+	if (status === 404 && !endpoint.path.includes('{')) return `This address has no such list: ${BASE_URL_ADVICE}.`;
+	const advice = endpoint.failure.byStatus?.[status] ?? STATUS_ADVICE[status];
+	if (advice) return advice.replace('{apiMessage}', failure.apiMessage || 'no reason given');
+	if (status >= 500) return SERVICE_FAILED;
+	return 'The API answered with an unexpected status.';
+}
+
+function answered(failure: Failure): string {
+	switch (failure.kind) {
+		case 'noAnswer':
+			return `got no answer: ${failure.reason}.`;
+		case 'unreadable':
+			return `answered ${failure.status} with ${failure.what}.`;
+		case 'status':
+			return `answered ${failure.status}.${failure.apiMessage ? ` The API said: "${failure.apiMessage}".` : ''}`;
+	}
 }

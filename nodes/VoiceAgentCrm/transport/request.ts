@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
-import { apiError, apiMessageOf, noAnswerError } from './errors';
+import { apiMessageOf, failureError, isProviderUnavailable, mayHaveTakenEffect, redacted, type Failure } from './errors';
 import {
 	BUDGET_LABELS,
 	budgetsOf,
@@ -67,6 +67,13 @@ export interface ApiAnswer<T = unknown> {
 	status: number;
 	/** How many 429s were waited out before this answer; callers that poll slow down after one. */
 	rateLimited: number;
+	/**
+	 * True when this answer came from a repeat that followed a 5xx, a lost (dropped or timed-out)
+	 * answer or an unreadable answer to an earlier attempt of the same request: that attempt may
+	 * have taken effect, so the answer may describe its effect, not this repeat's (a Stop answering
+	 * "not stopped", an event answered `duplicate`).
+	 */
+	repeatedAfterUncertainAttempt: boolean;
 }
 
 /** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
@@ -76,7 +83,13 @@ export function normalizeBaseUrl(raw: unknown): string | undefined {
 	return trimmed.replace(/\/+$/, '').replace(/\/v1$/i, '');
 }
 
-async function baseUrlOf(context: ApiContext, itemIndex: number | undefined): Promise<string> {
+interface Connection {
+	baseUrl: string;
+	/** The credential's key, to remove wherever the service quotes it. */
+	apiKey: string | undefined;
+}
+
+async function connectionOf(context: ApiContext, itemIndex: number | undefined): Promise<Connection> {
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
@@ -86,7 +99,8 @@ async function baseUrlOf(context: ApiContext, itemIndex: number | undefined): Pr
 			{ itemIndex },
 		);
 	}
-	return baseUrl;
+	const apiKey = typeof credentials.apiKey === 'string' && credentials.apiKey ? credentials.apiKey : undefined;
+	return { baseUrl, apiKey };
 }
 
 function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
@@ -99,62 +113,33 @@ function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
 	}
 }
 
-/** Whether a request that got a 5xx, or no answer at all, may be sent again. */
-function mayRepeat(endpoint: Endpoint, status: number | undefined, options: RequestOptions): boolean {
+/** The answer with every quote of the key removed, so that no output item carries it. */
+function withoutKey(parsed: unknown, apiKey: string | undefined): unknown {
+	if (!apiKey || parsed === undefined) return parsed;
+	const text = JSON.stringify(parsed);
+	const quoted = JSON.stringify(apiKey).slice(1, -1);
+	return text.includes(quoted) ? JSON.parse(redacted(text, quoted)) : parsed;
+}
+
+/** Whether the endpoint's policy sends the request again after this failure. */
+function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions): boolean {
+	// no answer or a 5xx: what a later attempt may not meet again
+	const transient = failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
 	switch (endpoint.repeat) {
 		case 'idempotent':
-			return status === undefined || status >= 500;
+			return transient;
 		case 'provider502':
-			return status === 502;
+			return failure.kind === 'status' && isProviderUnavailable(endpoint, failure.status, failure.json);
 		case 'eventIds':
-			return options.repeatSafe === true && (status === undefined || status >= 500);
+			return options.repeatSafe === true && transient;
 		case 'never':
 			return false;
 	}
 }
 
-/** Whether the request may be sent again after it may have taken effect (a 5xx or no answer). */
+/** Whether the request may be sent again after it may have taken effect. */
 function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
-	return mayRepeat(endpoint, 500, options);
-}
-
-/**
- * What the user must know when a request failed after it may have taken effect (a 5xx, no answer,
- * or an answer the node cannot read): whether running the item again is safe, and what to check.
- */
-function notRepeatedNote(endpoint: Endpoint, options: RequestOptions): string {
-	if (endpoint.notRepeated) return endpoint.notRepeated;
-	if (endpoint.repeat === 'never') {
-		return 'The request was not repeated because it may already have taken effect. Check before running the item again.';
-	}
-	if (endpoint.repeat === 'provider502') {
-		return 'The message was not sent again, so that the contact does not get it twice: the first attempt may have sent it. Check the conversation (Thread → Get Many, or the inbox) before running this item again.';
-	}
-	if (endpoint.repeat === 'eventIds' && !options.repeatSafe) {
-		return 'The batch was not repeated because some events have no event ID, so a repeat could store them twice: the first attempt may have stored them. Give every event an ID (or keep "Derive Event IDs" on) to make batches safe to repeat.';
-	}
-	if (endpoint.repeat === 'eventIds') {
-		return 'Every event has an ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.';
-	}
-	return '';
-}
-
-function unexpectedAnswer(
-	context: ApiContext,
-	endpoint: Endpoint,
-	status: number,
-	what: string,
-	options: RequestOptions,
-): NodeOperationError {
-	const note = notRepeatedNote(endpoint, options);
-	return new NodeOperationError(
-		context.getNode(),
-		`The service answered ${endpoint.method} ${endpoint.path} with HTTP ${status} but ${what}. This may be a wrong Base URL (a web page instead of the API) or a service change: check the Base URL in the credential.`,
-		{
-			itemIndex: options.itemIndex,
-			description: note ? `The request reached the service and may have taken effect. ${note}` : undefined,
-		},
-	);
+	return endpoint.repeat === 'idempotent' || (endpoint.repeat === 'eventIds' && options.repeatSafe === true);
 }
 
 /**
@@ -191,20 +176,39 @@ function numberOr(value: unknown): number | undefined {
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
 }
 
-function isNoAnswer(error: unknown): string | undefined {
+/** Why a request got no answer, in words (the credential test says it too). */
+export function isNoAnswer(error: unknown): string {
+	return noAnswerOf(error).reason;
+}
+
+/**
+ * What became of a request that got no complete answer. A connection dropped after the status
+ * line (a body cut mid-way) is a dropped connection too: the service had already acted.
+ */
+function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' }> {
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(e?.message ?? '')) return 'the request timed out';
-	if (code === 'ECONNRESET' || code === 'EPIPE' || /socket hang up/i.test(e?.message ?? '')) return 'the connection was dropped';
-	if (code === 'ECONNREFUSED') return 'the connection was refused';
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name could not be resolved';
-	return e?.message ? 'the request failed' : undefined;
+	const message = e?.message ?? '';
+	if (code === 'ECONNREFUSED') return { kind: 'noAnswer', reason: 'the connection was refused', reached: false };
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'noAnswer', reason: 'the host name could not be resolved', reached: false };
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message)) return { kind: 'noAnswer', reason: 'the request timed out', reached: true };
+	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_BAD_RESPONSE' || /socket hang up|aborted|terminated|premature close/i.test(message)) {
+		return { kind: 'noAnswer', reason: 'the connection was dropped', reached: true };
+	}
+	return { kind: 'noAnswer', reason: 'the request failed', reached: true };
+}
+
+/** Whether the answer is a web page (a gateway's or a website's), not the API's JSON. */
+function isWebPage(response: IN8nHttpFullResponse, parsed: unknown): boolean {
+	const type = String((response.headers as IDataObject | undefined)?.['content-type'] ?? '');
+	return /html/i.test(type) || (typeof parsed === 'string' && /^\s*</.test(parsed));
 }
 
 /**
  * One request to the API, following the project's request policy: authentication through the
  * credential, pacing on the rate headers, 429 waited out, repeats only where the endpoint's
- * policy allows, errors a user can act on, and the payload out of its envelope.
+ * policy allows, errors worded from the endpoint's failure contract without the key, and the
+ * payload out of its envelope.
  */
 export async function apiRequest<T = unknown>(
 	this: ApiContext,
@@ -213,7 +217,7 @@ export async function apiRequest<T = unknown>(
 ): Promise<ApiAnswer<T>> {
 	const endpoint: Endpoint = ENDPOINTS[name];
 	const { itemIndex } = options;
-	const baseUrl = await baseUrlOf(this, itemIndex);
+	const { baseUrl, apiKey } = await connectionOf(this, itemIndex);
 	const budgets = budgetsOf(endpoint.budget, options.anonymous === true);
 	const headerBudget = endpoint.budget === 'events' ? 'events' : 'org';
 	const request: IHttpRequestOptions = {
@@ -226,10 +230,20 @@ export async function apiRequest<T = unknown>(
 		ignoreHttpStatusErrors: true,
 		timeout: options.timeoutMs ?? RETRY_LIMITS.timeoutMs,
 	};
+	const fail = (failure: Failure, extra?: string) =>
+		failureError(this.getNode(), endpoint, failure, { itemIndex, repeatable: isRepeatable(endpoint, options), extra });
+	noteAttempt(this, endpoint, itemIndex);
 
 	let rateLimitTries = 0;
 	let rateLimitWaitedMs = 0;
 	let transientTries = 0;
+	let repeatedAfterUncertainAttempt = false;
+	const repeatAfter = async (failure: Failure): Promise<boolean> => {
+		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries) return false;
+		await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+		repeatedAfterUncertainAttempt ||= mayHaveTakenEffect(endpoint, failure);
+		return true;
+	};
 	for (;;) {
 		await waitForBudgets(this, budgets);
 		let response: IN8nHttpFullResponse;
@@ -240,12 +254,9 @@ export async function apiRequest<T = unknown>(
 				request,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			const reason = isNoAnswer(error) ?? 'the request failed';
-			if (mayRepeat(endpoint, undefined, options) && ++transientTries < RETRY_LIMITS.transientTries) {
-				await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
-				continue;
-			}
-			throw noAnswerError(this.getNode(), endpoint, reason, itemIndex, notRepeatedNote(endpoint, options));
+			const failure = noAnswerOf(error);
+			if (await repeatAfter(failure)) continue;
+			throw fail(failure);
 		}
 
 		const headers = (response.headers ?? {}) as IDataObject;
@@ -254,12 +265,21 @@ export async function apiRequest<T = unknown>(
 		const { parsed, malformed } = parseBody(response.body);
 
 		if (status >= 200 && status < 300) {
-			if (malformed) throw unexpectedAnswer(this, endpoint, status, 'a body that is not JSON', options);
-			const answer = unwrap(endpoint, parsed);
-			if ('wrong' in answer) throw unexpectedAnswer(this, endpoint, status, answer.wrong, options);
-			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries };
+			if (malformed) throw fail({ kind: 'unreadable', status, what: 'a body that is not JSON' });
+			const answer = unwrap(endpoint, withoutKey(parsed, apiKey));
+			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
+			noteWrite(this, endpoint, itemIndex, answer.payload);
+			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries, repeatedAfterUncertainAttempt };
 		}
 
+		const webPage = isWebPage(response, parsed);
+		const failure: Failure = {
+			kind: 'status',
+			status,
+			apiMessage: apiMessageOf(parsed, apiKey),
+			json: !malformed && !webPage && typeof parsed === 'object' && parsed !== null,
+			webPage,
+		};
 		if (status === 429) {
 			const waitMs =
 				1000 *
@@ -276,22 +296,58 @@ export async function apiRequest<T = unknown>(
 				continue;
 			}
 			const budget = BUDGET_LABELS[exhaustedBudget(headerBudget, headers)];
-			throw apiError(
-				this.getNode(),
-				endpoint,
-				{ status, apiMessage: apiMessageOf(parsed) },
-				itemIndex,
-				`The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`,
-			);
+			throw fail(failure, `The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`);
 		}
-
-		if (mayRepeat(endpoint, status, options) && ++transientTries < RETRY_LIMITS.transientTries) {
-			await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
-			continue;
-		}
-		const note = status >= 500 ? notRepeatedNote(endpoint, options) : '';
-		throw apiError(this.getNode(), endpoint, { status, apiMessage: apiMessageOf(parsed) }, itemIndex, note, isRepeatable(endpoint, options));
+		if (await repeatAfter(failure)) continue;
+		throw fail(failure);
 	}
+}
+
+/**
+ * The writes of one run, by item: what went through (the record and its ID) and which items a
+ * write was attempted for. A run that stops part-way names them (`shared/operation.ts`), so that
+ * re-running the workflow does not call a person again unknowingly. Keyed by the run's context,
+ * which n8n creates for each execution of the node.
+ */
+export interface WriteLedger {
+	/** Item index → the records its writes left, e.g. "call 5f0c…". */
+	written: Map<number, string[]>;
+	/** Item indexes a write was sent for (the failed one included). */
+	attempted: Set<number>;
+}
+
+const ledgers = new WeakMap<object, WriteLedger>();
+
+export function writesOf(context: ApiContext): WriteLedger {
+	let ledger = ledgers.get(context);
+	if (!ledger) {
+		ledger = { written: new Map(), attempted: new Set() };
+		ledgers.set(context, ledger);
+	}
+	return ledger;
+}
+
+const isWrite = (endpoint: Endpoint) => endpoint.method !== 'GET';
+
+function noteAttempt(context: ApiContext, endpoint: Endpoint, itemIndex: number | undefined): void {
+	if (isWrite(endpoint) && itemIndex !== undefined) writesOf(context).attempted.add(itemIndex);
+}
+
+function noteWrite(context: ApiContext, endpoint: Endpoint, itemIndex: number | undefined, payload: unknown): void {
+	if (!isWrite(endpoint) || itemIndex === undefined) return;
+	const id = recordIdOf(payload);
+	const record = endpoint.failure.record ?? 'record';
+	const { written } = writesOf(context);
+	written.set(itemIndex, [...(written.get(itemIndex) ?? []), id ? `${record} ${id}` : record]);
+}
+
+/** The ID a write answered with: a call's `call_id`, a record's `id`, a WhatsApp send's `message_id`. */
+function recordIdOf(payload: unknown): string | undefined {
+	if (!payload || typeof payload !== 'object') return undefined;
+	const record = payload as IDataObject;
+	const data = (record.data && typeof record.data === 'object' ? record.data : {}) as IDataObject;
+	const id = record.call_id ?? record.id ?? record.message_id ?? data.message_id;
+	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /** Page size cap of the listing endpoints (API reference, "Limits"). */

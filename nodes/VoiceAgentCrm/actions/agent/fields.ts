@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { locatorValue, timeZoneLocator } from '../../shared/locators';
 import { failItem, HTTP_URL, IANA_ZONE, NON_EMPTY, NUMBER, numberWithin, validateItem } from '../../shared/validation';
 
 /**
@@ -30,14 +31,7 @@ const voiceField: INodeProperties = {
 		'The voice the agent speaks with, from the voice catalog (Agent → List Voices). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-const timezoneField: INodeProperties = {
-	displayName: 'Time Zone',
-	name: 'timezone',
-	type: 'string',
-	default: '',
-	placeholder: 'e.g. America/New_York',
-	description: 'IANA time zone the agent works in, used for dates and times it mentions, e.g. Europe/Madrid or America/New_York',
-};
+const TIMEZONE_HELP = 'IANA time zone the agent works in, used for dates and times it mentions, e.g. Europe/Madrid or America/New_York';
 
 /** One definition list (analysis fields, tools) as a fixed collection of name, type and description. */
 function definitionList(spec: {
@@ -287,7 +281,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 export const agentCreateFields: INodeProperties[] = [
 	{ ...nameField, required: true },
 	{ ...voiceField, required: true },
-	{ ...timezoneField, required: true },
+	timeZoneLocator(TIMEZONE_HELP, true),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -308,12 +302,12 @@ export const agentUpdateCollection: INodeProperties = {
 	placeholder: 'Add Field',
 	default: {},
 	description: 'The settings to change; the others keep their values. Saving publishes a new version of the agent.',
-	options: [nameField, timezoneField, voiceField, ...AGENT_SETTINGS].sort(byDisplayName),
+	options: [nameField, timeZoneLocator(TIMEZONE_HELP, false), voiceField, ...AGENT_SETTINGS].sort(byDisplayName),
 };
 
 /** What the user sees for each body field, for error messages. */
 const LABELS: Record<string, string> = Object.fromEntries(
-	[nameField, voiceField, timezoneField, ...AGENT_SETTINGS].map((field) => [field.name, field.displayName]),
+	[nameField, voiceField, timeZoneLocator(TIMEZONE_HELP, false), ...AGENT_SETTINGS].map((field) => [field.name, field.displayName]),
 );
 
 const AMBIENT_SOUNDS = ['coffee-shop', 'convention-hall', 'summer-outdoor', 'mountain-outdoor', 'static-noise', 'call-center'] as const;
@@ -413,7 +407,7 @@ export function agentCreateBody(context: IExecuteFunctions, itemIndex: number): 
 	const values: IDataObject = {
 		name: context.getNodeParameter('name', itemIndex),
 		voice_id: context.getNodeParameter('voice_id', itemIndex),
-		timezone: context.getNodeParameter('timezone', itemIndex),
+		timezone: context.getNodeParameter('timezone', itemIndex, '', { extractValue: true }),
 		...(context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
 	};
 	return checked(context, CREATE_BODY, values, itemIndex);
@@ -421,6 +415,7 @@ export function agentCreateBody(context: IExecuteFunctions, itemIndex: number): 
 
 export function agentUpdateBody(context: IExecuteFunctions, itemIndex: number): IDataObject {
 	const values = context.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	if (values.timezone !== undefined) values.timezone = locatorValue(values.timezone) as string;
 	// checked on the body, not the form: settings that reduce to nothing (an empty JSON list) count as none
 	const body = checked(context, AGENT_BODY, values, itemIndex);
 	if (Object.keys(body).length === 0) {

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { callLocator, locatorValue, timeZoneLocator } from '../../shared/locators';
 import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/validation';
 
 /**
@@ -10,15 +11,7 @@ import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/valid
  * additional data).
  */
 
-export const callIdField: INodeProperties = {
-	displayName: 'Call ID',
-	name: 'callId',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
-	description: 'ID of the call (a UUID), as returned in call_id by Place AI Call or listed by Call → Get Many',
-};
+export const callIdField: INodeProperties = callLocator();
 
 function keyValueList(displayName: string, name: string, description: string, example: string): INodeProperties {
 	return {
@@ -99,14 +92,7 @@ function scheduleField(extra: string): INodeProperties {
 						description:
 							'When to place the call, read in the time zone below, e.g. 2030-05-01T10:30:00. A date and time that carries its own offset (e.g. 2030-05-01T16:30:00+02:00 from an expression) is converted into that time zone.',
 					},
-					{
-						displayName: 'Time Zone',
-						name: 'timezone',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. America/New_York',
-						description: 'IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow\'s time zone.',
-					},
+					timeZoneLocator('IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow\'s time zone.', false),
 				],
 			},
 		],
@@ -230,7 +216,7 @@ export function placementInput(options: IDataObject, workflowZone: string): IDat
 		metadata: entries('metadata'),
 		webhookUrl,
 		...(schedule
-			? { scheduleTime: schedule.dateTime ?? '', scheduleZone: (schedule.timezone as string | undefined)?.trim() || workflowZone }
+			? { scheduleTime: schedule.dateTime ?? '', scheduleZone: String(locatorValue(schedule.timezone) ?? '').trim() || workflowZone }
 			: {}),
 	};
 }

@@ -1,10 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
+
+/** The reason the service gives a call hung up through the stop endpoint (API reference, call states). */
+const STOPPED_BY_API = 'user_hangup';
 
 export const stop: Operation = {
 	option: {
@@ -17,7 +20,28 @@ export const stop: Operation = {
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		const { payload } = await apiRequest.call(this, 'stopCall', { params: { callId }, itemIndex });
-		return payload as IDataObject;
+		const answer = await apiRequest.call(this, 'stopCall', { params: { callId }, itemIndex });
+		const result = answer.payload as IDataObject;
+		if (result.stopped !== false || !answer.repeatedAfterUncertainAttempt) return result;
+		return await stoppedByFirstAttempt(this, callId, itemIndex, result);
 	}),
 };
+
+/**
+ * The first stop request got no clear answer (a 5xx, a timeout, a dropped connection) and its
+ * repeat found the call already ended. If the call's status says it was hung up through the stop
+ * endpoint, it was this run's first request that stopped it: say so, and how the node knows,
+ * rather than "not stopped".
+ */
+async function stoppedByFirstAttempt(context: IExecuteFunctions, callId: string, itemIndex: number, repeat: IDataObject): Promise<IDataObject> {
+	const { payload } = await apiRequest.call(context, 'getCallStatus', { params: { callId }, itemIndex });
+	const status = payload as IDataObject;
+	if (status.disconnection_reason !== STOPPED_BY_API) return { ...repeat, disconnection_reason: status.disconnection_reason ?? null };
+	return {
+		...repeat,
+		stopped: true,
+		disconnection_reason: STOPPED_BY_API,
+		stopped_how:
+			"This run's first stop request got no clear answer; its repeat found the call ended, and the call's status says it was hung up through the stop endpoint (disconnection_reason: user_hangup).",
+	};
+}

@@ -1,44 +1,160 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { shortened } from '../../shared/text';
 import { failItem } from '../../shared/validation';
-import { instantOf, isObject } from './rules';
+import { parameterReader, type ParameterReader } from './parameters';
+import { isObject, namesZone } from './rules';
 
 /**
- * The event of one input item, read from the node's parameters. Only what the user gave is
- * put in the event; the reference's rules are checked afterwards by `checkEvent`. A value the
- * node cannot read at all (JSON that does not parse) fails the item here, naming the field.
+ * Reads the event of one input item; only what the user gave is put in the event. `mayFail`: the
+ * reader can refuse an item (a JSON parameter that does not parse, an expression that fails), so
+ * every item must be read before anything is sent.
  */
-export function eventOfItem(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const input = context.getNodeParameter('eventInput', itemIndex, 'fields') as string;
-	if (input === 'json') {
-		return jsonObject(context, itemIndex, 'Event (JSON)', context.getNodeParameter('eventJson', itemIndex), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}');
-	}
-	return eventFromFields(context, itemIndex);
+export interface EventReader {
+	read: (itemIndex: number) => IDataObject;
+	mayFail: boolean;
 }
 
-function eventFromFields(context: IExecuteFunctions, itemIndex: number): IDataObject {
-	const extra = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const event: IDataObject = { event_name: text(context.getNodeParameter('eventName', itemIndex, '')) ?? '' };
+export type EventInput = 'autoMapInputData' | 'fields' | 'json';
+
+/**
+ * The reader of the chosen mode, with everything fixed for the execution read once here. The
+ * reference's rules are checked afterwards by `checkEvent`; a value the node cannot read at all
+ * (JSON that does not parse) fails the item here, naming the field.
+ */
+export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
+	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
+	if (input === 'autoMapInputData') return { read: automaticReader(context, items), mayFail: false };
+	const parameter = parameterReader(context, items);
+	if (input === 'json') {
+		return {
+			read: (itemIndex) =>
+				jsonObject(context, itemIndex, 'Event (JSON)', parameter('eventJson', itemIndex, '{}'), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}'),
+			mayFail: true,
+		};
+	}
+	const zone = context.getTimezone();
+	const paramsAsJson = parameter('paramsInput', 0, 'keyValue') === 'json';
+	return { read: (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson), mayFail: true };
+}
+
+/** The item's own JSON field that holds each part of the event, unless the user names another. */
+export const DEFAULT_COLUMNS = {
+	eventName: 'event_name',
+	eventId: 'event_id',
+	occurredAt: 'occurred_at',
+	contact: 'contact',
+	contactId: 'contact_id',
+	externalId: 'external_id',
+	phone: 'phone',
+	email: 'email',
+	contactName: 'name',
+	contactCountry: 'country',
+	createContact: 'create_contact',
+	sessionId: 'session_id',
+	params: 'params',
+	value: 'value',
+	currency: 'currency',
+	group: 'group',
+};
+
+type Columns = typeof DEFAULT_COLUMNS;
+
+const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
+	['contactId', 'contact_id'],
+	['externalId', 'external_id'],
+	['phone', 'phone'],
+	['email', 'email'],
+	['contactName', 'name'],
+	['contactCountry', 'country'],
+];
+
+/**
+ * "Map Automatically": each event read from the item's JSON by field name, no expression per
+ * field. The column names are read once per execution.
+ */
+function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader['read'] {
+	const renamed = context.getNodeParameter('columnNames', 0, {}) as Partial<Record<keyof Columns, string>>;
+	const columns: Columns = { ...DEFAULT_COLUMNS };
+	const named = new Set<string>();
+	for (const key of Object.keys(columns) as Array<keyof Columns>) {
+		const name = text(renamed[key]);
+		if (name !== undefined) {
+			columns[key] = name;
+			named.add(key);
+		}
+	}
+	// a field the user named for one part is not also read for another by its default name
+	// (Event Name Field "name" must not make "name" the contact's name too)
+	for (const key of Object.keys(columns) as Array<keyof Columns>) {
+		if (!named.has(key) && [...named].some((other) => columns[other as keyof Columns] === columns[key])) columns[key] = '';
+	}
+	const zone = context.getTimezone();
+	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
+}
+
+/** Never fails: what the node cannot read is kept for the rules to answer on the row's own item. */
+function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataObject {
+	const event: IDataObject = {};
+	setIf(event, 'event_name', text(row[columns.eventName]));
+	setIf(event, 'event_id', text(row[columns.eventId]));
+	setIf(event, 'occurred_at', occurredAt(row[columns.occurredAt], zone));
+	setIf(event, 'contact', contactOfRow(row, columns));
+	if (row[columns.createContact] === false || row[columns.createContact] === 'false') event.create_contact = false;
+	setIf(event, 'session_id', text(row[columns.sessionId]));
+	const params = row[columns.params];
+	if (params !== undefined && params !== null && params !== '') {
+		event.params = (typeof params === 'string' ? parsedOrText(params) : params) as IDataObject;
+	}
+	setIf(event, 'value', numeric(row[columns.value]));
+	setIf(event, 'currency', text(row[columns.currency])?.toUpperCase());
+	setIf(event, 'group', row[columns.group] ?? undefined);
+	return event;
+}
+
+/** The contact from a `contact` object, its fields at the top level of the row filling the gaps. */
+function contactOfRow(row: IDataObject, columns: Columns): unknown {
+	const nested = row[columns.contact];
+	// not an object: kept for the rules to answer `invalid` like the service would
+	if (nested !== undefined && nested !== null && !isObject(nested)) return nested;
+	const contact: IDataObject = {};
+	for (const [column, field] of CONTACT_FIELDS) {
+		setIf(contact, field, text(nested?.[field] ?? row[columns[column]]));
+	}
+	return Object.keys(contact).length ? contact : undefined;
+}
+
+function eventFromFields(context: IExecuteFunctions, parameter: ParameterReader, itemIndex: number, zone: string, paramsAsJson: boolean): IDataObject {
+	const extra = parameter('additionalFields', itemIndex, {}) as IDataObject;
+	const event: IDataObject = { event_name: text(parameter('eventName', itemIndex, '')) ?? '' };
 	setIf(event, 'event_id', text(extra.eventId));
-	setIf(event, 'occurred_at', occurredAt(extra.occurredAt, context.getTimezone()));
+	setIf(event, 'occurred_at', occurredAt(extra.occurredAt, zone));
 	const contact: IDataObject = {};
 	setIf(contact, 'contact_id', text(extra.contactId));
 	setIf(contact, 'external_id', text(extra.externalId));
-	setIf(contact, 'phone', text(context.getNodeParameter('contactPhone', itemIndex, '')));
-	setIf(contact, 'email', text(context.getNodeParameter('contactEmail', itemIndex, '')));
+	setIf(contact, 'phone', text(parameter('contactPhone', itemIndex, '')));
+	setIf(contact, 'email', text(parameter('contactEmail', itemIndex, '')));
 	setIf(contact, 'name', text(extra.contactName));
 	setIf(contact, 'country', text(extra.contactCountry));
 	if (Object.keys(contact).length) event.contact = contact;
 	// true is the service's default; only a refusal needs saying
 	if (extra.createContact === false) event.create_contact = false;
 	setIf(event, 'session_id', text(extra.sessionId));
-	setIf(event, 'params', params(context, itemIndex));
+	setIf(event, 'params', params(context, parameter, itemIndex, paramsAsJson));
 	setIf(event, 'value', numeric(extra.value));
 	setIf(event, 'currency', text(extra.currency)?.toUpperCase());
 	setIf(event, 'group', group(context, itemIndex, extra));
 	return event;
+}
+
+/** JSON text as what it holds; text that is no JSON stays text (the rules answer `params must be an object`). */
+function parsedOrText(value: string): unknown {
+	try {
+		return JSON.parse(value);
+	} catch {
+		return value;
+	}
 }
 
 function setIf(target: IDataObject, key: string, value: unknown): void {
@@ -68,17 +184,17 @@ function occurredAt(value: unknown, zone: string): string | undefined {
 	if (value instanceof Date) return DateTime.fromJSDate(value).toUTC().toISO() ?? undefined;
 	if (DateTime.isDateTime(value)) return value.toISO() ?? undefined;
 	const raw = text(value);
-	if (raw === undefined || instantOf(raw)) return raw;
+	if (raw === undefined || namesZone(raw)) return raw;
 	const local = DateTime.fromISO(raw, { zone }).isValid ? DateTime.fromISO(raw, { zone }) : DateTime.fromSQL(raw, { zone });
 	return local.isValid ? (local.toISO() ?? raw) : raw;
 }
 
-function params(context: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	if (context.getNodeParameter('paramsInput', itemIndex, 'keyValue') === 'json') {
-		const parsed = jsonObject(context, itemIndex, 'Params (JSON)', context.getNodeParameter('paramsJson', itemIndex, '{}'), 'a JSON object like {"plan": "pro"}');
+function params(context: IExecuteFunctions, parameter: ParameterReader, itemIndex: number, asJson: boolean): IDataObject | undefined {
+	if (asJson) {
+		const parsed = jsonObject(context, itemIndex, 'Params (JSON)', parameter('paramsJson', itemIndex, '{}'), 'a JSON object like {"plan": "pro"}');
 		return Object.keys(parsed).length ? parsed : undefined;
 	}
-	const pairs = (context.getNodeParameter('params.param', itemIndex, []) as Array<{ key?: unknown; value?: unknown }>) ?? [];
+	const pairs = (parameter('params.param', itemIndex, []) as Array<{ key?: unknown; value?: unknown }>) ?? [];
 	const result: IDataObject = {};
 	for (const [position, pair] of pairs.entries()) {
 		const key = text(pair.key);

@@ -1,8 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 import { createHash } from 'node:crypto';
 
-import { instantOf } from './rules';
-
 /**
  * When the node gives an event without an ID one derived from its content.
  * - `whenTimed` (default): only events that say when they happened. Two rows with the same name,
@@ -31,19 +29,12 @@ function canonicalJson(value: unknown): string {
 
 /**
  * A stable ID from what the event says happened: its normalized name and the instant it
- * happened (however the time zone is written), its contact, session, params, value, currency
+ * happened (however the time zone is written; `checkEvent` gives it in UTC), its contact, session, params, value, currency
  * and company. `create_contact` is left out: it says how to file the event, not what happened.
  */
-export function derivedEventId(event: IDataObject, normalizedName: string): string {
-	const content: IDataObject = { ...event };
-	delete content.event_id;
-	delete content.create_contact;
-	const at = instantOf(content.occurred_at);
-	const canonical = canonicalJson({
-		...content,
-		event_name: normalizedName,
-		occurred_at: at ? at.toUTC().toISO() : content.occurred_at,
-	});
+export function derivedEventId(event: IDataObject, normalizedName: string, occurredAtUtc: string | undefined): string {
+	const { event_id: _id, create_contact: _filing, ...content } = event;
+	const canonical = canonicalJson({ ...content, event_name: normalizedName, occurred_at: occurredAtUtc ?? content.occurred_at });
 	return `${DERIVED_ID_PREFIX}${createHash('sha256').update(canonical).digest('hex')}`;
 }
 

@@ -40,7 +40,7 @@ export interface EventResult extends IDataObject {
 
 /** What the node decided about one event before sending anything. */
 export type Verdict =
-	| { send: true; event: IDataObject; anonymous: boolean; eventName: string }
+	| { send: true; event: IDataObject; anonymous: boolean; eventName: string; occurredAtUtc?: string }
 	| { send: false; result: EventResult };
 
 const ZONE_DESIGNATOR = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
@@ -122,9 +122,11 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	} else {
 		errors.push('event_name is required and must be a string');
 	}
+	// parsed once here; the derived event ID uses the same instant
+	const occurredAt = instantOf(event.occurred_at);
 	errors.push(
 		...idErrors(event.event_id, 'event_id', true),
-		...occurredAtErrors(event.occurred_at, now),
+		...occurredAtErrors(event.occurred_at, occurredAt, now),
 		...contactErrors(event.contact),
 		...idErrors(event.session_id, 'session_id', true),
 		...(given(event.create_contact) && typeof event.create_contact !== 'boolean' ? ['create_contact must be true or false'] : []),
@@ -137,7 +139,13 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	if (!hasContactIdentifier(event.contact) && !given(event.session_id)) {
 		return { send: false, result: { ...result, status: 'rejected', reason: 'no_identity' } };
 	}
-	return { send: true, event, anonymous: isAnonymous(event), eventName: result.event_name as string };
+	return {
+		send: true,
+		event,
+		anonymous: isAnonymous(event),
+		eventName: result.event_name as string,
+		occurredAtUtc: occurredAt?.toUTC().toISO() ?? undefined,
+	};
 }
 
 function idErrors(value: unknown, field: string, noSpaces: boolean): string[] {
@@ -150,16 +158,20 @@ function idErrors(value: unknown, field: string, noSpaces: boolean): string[] {
 	return errors;
 }
 
+/** Whether a date-time text names its time zone (no parsing: the rules parse it once). */
+export function namesZone(value: string): boolean {
+	return ZONE_DESIGNATOR.test(value.trim());
+}
+
 /** The instant of an ISO 8601 date-time that names its time zone, or undefined. */
 export function instantOf(value: unknown): DateTime | undefined {
-	if (typeof value !== 'string' || !ZONE_DESIGNATOR.test(value.trim())) return undefined;
+	if (typeof value !== 'string' || !namesZone(value)) return undefined;
 	const at = DateTime.fromISO(value.trim(), { setZone: true });
 	return at.isValid ? at : undefined;
 }
 
-function occurredAtErrors(value: unknown, now: number): string[] {
+function occurredAtErrors(value: unknown, at: DateTime | undefined, now: number): string[] {
 	if (!given(value)) return [];
-	const at = instantOf(value);
 	if (!at) return ['occurred_at must be an ISO 8601 date-time with a time zone, like 2024-05-01T10:00:00Z'];
 	if (at.toMillis() < EVENT_LIMITS.earliestOccurredAt) return ['occurred_at must be in the year 2000 or later'];
 	if (at.toMillis() > now + EVENT_LIMITS.futureMs + EVENT_LIMITS.clockSkewMs) {

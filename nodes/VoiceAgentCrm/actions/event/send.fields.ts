@@ -1,6 +1,19 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 const fromFields = { show: { eventInput: ['fields'] } };
+const automatic = { show: { eventInput: ['autoMapInputData'] } };
+
+/** One optional column name per part of the event, for "Map Automatically". */
+function columnName(displayName: string, name: string, field: string, description = ''): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'string',
+		default: '',
+		placeholder: `e.g. ${displayName.replace(/ Field$/, '')}`,
+		description: `Name of the input field that holds ${description || `the event's ${field}`}. Leave empty to read "${field}".`,
+	};
+}
 
 /** The fields of Event → Send. Each input item is one event. */
 export const sendFields: INodeProperties[] = [
@@ -16,11 +29,54 @@ export const sendFields: INodeProperties[] = [
 		name: 'eventInput',
 		type: 'options',
 		noDataExpression: true,
+		// "fields" stays the default: saved workflows that never set this parameter keep it, and
+		// n8n's own bulk nodes (Postgres, Google Sheets) also start on manual mapping
 		options: [
-			{ name: 'Fields Below', value: 'fields', description: 'Map each part of the event from the input item' },
+			{
+				name: 'Map Automatically',
+				value: 'autoMapInputData',
+				description:
+					'Read each event from the input item\'s fields by name: event_name, event_ID, occurred_at, contact {…} or email, phone, contact_ID, external_ID, name, country, session_ID, params, value, currency, group. The fastest way for many items.',
+			},
+			{ name: 'Map Each Field Below', value: 'fields', description: 'Map each part of the event from the input item, with an expression per field' },
 			{ name: 'JSON', value: 'json', description: 'Give the whole event object as the API expects it' },
 		],
 		default: 'fields',
+	},
+	{
+		displayName:
+			'Each item is read by field name: event_name (required), event_id, occurred_at, a contact object or its fields at the top level (email, phone, contact_id, external_id, name, country), create_contact, session_id, params, value, currency, group. Name your own fields under Field Names.',
+		name: 'automaticNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: automatic,
+	},
+	{
+		displayName: 'Field Names',
+		name: 'columnNames',
+		type: 'collection',
+		placeholder: 'Add Field Name',
+		default: {},
+		description: 'Where your items name a part of the event differently. Read once per execution, not per item.',
+		displayOptions: automatic,
+		options: [
+			columnName('Company Field', 'group', 'group', 'the company object {ID, name, properties}'),
+			columnName('Contact Country Field', 'contactCountry', 'country', 'the contact\'s country'),
+			columnName('Contact Field', 'contact', 'contact', 'the contact object'),
+			columnName('Contact ID Field', 'contactId', 'contact_id', 'the contact\'s UUID'),
+			columnName('Contact Name Field', 'contactName', 'name', 'the contact\'s full name'),
+			columnName('Create Contact Field', 'createContact', 'create_contact', 'whether to create a missing contact (true or false)'),
+			columnName('Currency Field', 'currency', 'currency'),
+			columnName('Email Field', 'email', 'email', 'the contact\'s email'),
+			columnName('Event ID Field', 'eventId', 'event_id'),
+			columnName('Event Name Field', 'eventName', 'event_name'),
+			columnName('External ID Field', 'externalId', 'external_id', 'the contact\'s ID in your system'),
+			columnName('Occurred At Field', 'occurredAt', 'occurred_at', 'when the event happened (ISO 8601; without a zone, read in the workflow\'s time zone)'),
+			columnName('Params Field', 'params', 'params', 'the event\'s params (an object or JSON text)'),
+			columnName('Phone Field', 'phone', 'phone', 'the contact\'s phone'),
+			columnName('Session ID Field', 'sessionId', 'session_id'),
+			columnName('Value Field', 'value', 'value'),
+		],
 	},
 	{
 		displayName: 'Event (JSON)',
@@ -29,7 +85,7 @@ export const sendFields: INodeProperties[] = [
 		required: true,
 		default: '{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
 		description:
-			'The whole event object. When the input items already are events, map the whole item with an expression. For thousands of items this is also the fastest way: one expression per item instead of one per field. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
+			'The whole event object. When the input items already are events, map the whole input item: the node then reads it from the item without evaluating an expression per item. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
 		displayOptions: { show: { eventInput: ['json'] } },
 	},
 	{

@@ -2,15 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/operation';
-import { errorJson, itemError } from '../../shared/operation';
-import { apiRequest } from '../../transport/request';
-import { eventOfItem } from './build';
+import { itemError } from '../../shared/operation';
+import { apiRequest, type ApiAnswer } from '../../transport/request';
+import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { checkEvent, EVENT_LIMITS, type EventResult } from './rules';
 import { sendFields } from './send.fields';
-
-/** Where each row stands: answered (by the node or the service), failed, or waiting to be sent. */
-type Outcome = { result: EventResult } | { error: NodeApiError | NodeOperationError };
+import { EventTally } from './tally';
 
 interface Pending {
 	row: number;
@@ -36,74 +34,96 @@ export const send: Operation = {
 	fields: sendFields,
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const options = this.getNodeParameter('options', 0, {}) as { deriveEventIds?: DeriveIds; output?: OutputMode };
-		const outcomes: Array<Outcome | undefined> = new Array(items.length);
-		const pending = prepareRows(this, items.length, options.deriveEventIds ?? 'whenTimed', outcomes);
-		const requests = await sendBatches(this, packBatches(pending), outcomes);
-		return outputItems(outcomes as Outcome[], options.output ?? 'events', requests);
+		const mode = options.output ?? 'events';
+		const tally = new EventTally(items.length, mode !== 'summary');
+		const reader = eventReader(this, items);
+		const prepare = rowPreparer(this, reader.read, options.deriveEventIds ?? 'whenTimed', tally);
+		const sender = new BatchSender(this, tally);
+		if (reader.mayFail) {
+			// a row the node cannot read stops the run before anything is sent
+			const pending = items.map((_, row) => prepare(row));
+			for (const [position, entry] of pending.entries()) {
+				if (entry) await sender.add(entry);
+				pending[position] = undefined;
+			}
+		} else {
+			// rows that cannot fail to be read are read as they are sent: only the batches being filled are held
+			for (let row = 0; row < items.length; row++) {
+				const entry = prepare(row);
+				if (entry) await sender.add(entry);
+			}
+		}
+		await sender.flush();
+		return tally.output(mode);
 	},
 };
 
 /**
- * Read and check every row before anything is sent: a row the node cannot read fails here (the
- * whole run, or only that row under Continue On Fail), and a row the service would refuse is
- * answered here without spending a request.
+ * Read and check one row: a row the node cannot read fails here (the whole run, or only that row
+ * under Continue On Fail), and a row the service would refuse is answered here without spending a
+ * request. What remains is the event to send.
  */
-function prepareRows(
-	context: IExecuteFunctions,
-	count: number,
-	deriveIds: DeriveIds,
-	outcomes: Array<Outcome | undefined>,
-): Pending[] {
+function rowPreparer(context: IExecuteFunctions, read: EventReader['read'], deriveIds: DeriveIds, tally: EventTally) {
 	const now = Date.now();
-	const pending: Pending[] = [];
-	for (let row = 0; row < count; row++) {
+	return (row: number): Pending | undefined => {
 		let raw: IDataObject;
 		try {
-			raw = eventOfItem(context, row);
+			raw = read(row);
 		} catch (error) {
 			const nodeError = itemError(context, error, row);
 			if (!context.continueOnFail()) throw nodeError;
-			outcomes[row] = { error: nodeError };
-			continue;
+			tally.failed(row, nodeError);
+			return undefined;
 		}
 		const verdict = checkEvent(raw, now);
 		if (!verdict.send) {
-			outcomes[row] = { result: verdict.result };
-			continue;
+			tally.answered(row, verdict.result);
+			return undefined;
 		}
 		const { event, anonymous } = verdict;
-		if (shouldDerive(deriveIds, event)) event.event_id = derivedEventId(event, verdict.eventName);
-		pending.push({ row, event, anonymous });
-	}
-	return pending;
+		if (shouldDerive(deriveIds, event)) event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
+		return { row, event, anonymous };
+	};
 }
 
 /**
- * Up to 100 events per request, in input order. Anonymous events go in batches of their own: a
- * request that carries even one of them draws on the smaller anonymous budget as well, so mixing
+ * Up to 100 events per request, in input order, each batch sent when it is full and its results
+ * written as it returns; its events are let go then. Anonymous events go in batches of their own:
+ * a request that carries even one of them draws on the smaller anonymous budget as well, so mixing
  * them in would let that budget slow down every batch.
  */
-export function packBatches(pending: Pending[]): Batch[] {
-	const batches: Batch[] = [];
-	const open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
-	for (const entry of pending) {
-		const kind = entry.anonymous ? 'anonymous' : 'identified';
-		let batch = open[kind];
-		if (!batch || batch.rows.length === EVENT_LIMITS.eventsPerRequest) {
-			batch = { rows: [], anonymous: entry.anonymous };
-			open[kind] = batch;
-			batches.push(batch);
-		}
-		batch.rows.push(entry);
-	}
-	return batches;
-}
+class BatchSender {
+	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
+	/** A refused key or a disabled add-on: no later batch can succeed, so none is sent. */
+	private stoppedBy?: NodeApiError | NodeOperationError;
 
-/** Send the batches one after the other, the transport pacing them; returns the requests made. */
-async function sendBatches(context: IExecuteFunctions, batches: Batch[], outcomes: Array<Outcome | undefined>): Promise<number> {
-	let requests = 0;
-	for (const [position, batch] of batches.entries()) {
-		requests++;
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly tally: EventTally,
+	) {}
+
+	async add(entry: Pending): Promise<void> {
+		const kind = entry.anonymous ? 'anonymous' : 'identified';
+		const batch = (this.open[kind] ??= { rows: [], anonymous: entry.anonymous });
+		batch.rows.push(entry);
+		if (batch.rows.length < EVENT_LIMITS.eventsPerRequest) return;
+		delete this.open[kind];
+		await this.send(batch);
+	}
+
+	/** The batches not full at the end, the one holding the earliest row first. */
+	async flush(): Promise<void> {
+		const rest = Object.values(this.open).sort((a, b) => a.rows[0].row - b.rows[0].row);
+		for (const batch of rest) await this.send(batch);
+	}
+
+	private async send(batch: Batch): Promise<void> {
+		const { context, tally } = this;
+		if (this.stoppedBy) {
+			for (const entry of batch.rows) tally.failed(entry.row, this.stoppedBy);
+			return;
+		}
+		tally.requests++;
 		try {
 			const answer = await apiRequest.call(context, 'sendEvents', {
 				body: { events: batch.rows.map((entry) => entry.event) },
@@ -112,17 +132,14 @@ async function sendBatches(context: IExecuteFunctions, batches: Batch[], outcome
 				anonymous: batch.anonymous,
 				itemIndex: batch.rows[0].row,
 			});
-			recordResults(context, batch, answer.payload, outcomes);
+			recordResults(context, batch, answer, tally);
 		} catch (error) {
 			const nodeError = itemError(context, error, batch.rows[0].row);
-			const stopsRun = isAccountError(nodeError);
-			const failed = stopsRun ? batches.slice(position).flatMap((b) => b.rows) : batch.rows;
-			if (!context.continueOnFail()) throw withProgress(nodeError, batch, outcomes);
-			for (const entry of failed) outcomes[entry.row] = { error: nodeError };
-			if (stopsRun) break;
+			if (!context.continueOnFail()) throw withProgress(nodeError, batch, tally);
+			for (const entry of batch.rows) tally.failed(entry.row, nodeError);
+			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
 		}
 	}
-	return requests;
 }
 
 /** A refused key (401) or the add-on not enabled (403): no other batch can succeed either. */
@@ -130,9 +147,18 @@ function isAccountError(error: NodeApiError | NodeOperationError): boolean {
 	return error instanceof NodeApiError && (error.httpCode === '401' || error.httpCode === '403');
 }
 
+/**
+ * What a `duplicate` means when the batch was repeated after an attempt that may have taken
+ * effect: the first attempt of this run may have stored the event (its answer was lost), or an
+ * earlier run did. One answer cannot tell which, so the row says exactly that.
+ */
+export const STORED_BY_THIS_RUN_OR_EARLIER = 'this_run_or_an_earlier_run';
+const REPEAT_NOTE =
+	'The batch was sent again because the first attempt got no usable answer (no answer, a timeout or a server error) and may have stored it. "duplicate" here means the event is stored once: by this run\'s first attempt or by an earlier run; the service\'s answer cannot tell which.';
+
 /** Each result back on its row, by its index in the batch. */
-function recordResults(context: IExecuteFunctions, batch: Batch, payload: unknown, outcomes: Array<Outcome | undefined>): void {
-	const results = ((payload as IDataObject | undefined)?.results ?? []) as IDataObject[];
+function recordResults(context: IExecuteFunctions, batch: Batch, answer: ApiAnswer, tally: EventTally): void {
+	const results = ((answer.payload as IDataObject | undefined)?.results ?? []) as IDataObject[];
 	const byIndex = new Map<number, IDataObject>();
 	for (const [position, result] of (Array.isArray(results) ? results : []).entries()) {
 		byIndex.set(typeof result?.index === 'number' ? result.index : position, result);
@@ -140,63 +166,30 @@ function recordResults(context: IExecuteFunctions, batch: Batch, payload: unknow
 	for (const [position, entry] of batch.rows.entries()) {
 		const result = byIndex.get(position);
 		if (result && typeof result.status === 'string') {
-			const { index: _index, ...answer } = result;
-			outcomes[entry.row] = { result: answer as EventResult };
+			delete result.index;
+			if (answer.repeatedAfterUncertainAttempt && result.status === 'duplicate') {
+				result.stored_by = STORED_BY_THIS_RUN_OR_EARLIER;
+				result.note = REPEAT_NOTE;
+			}
+			tally.answered(entry.row, result as EventResult);
 		} else {
-			outcomes[entry.row] = {
-				error: new NodeOperationError(
+			tally.failed(
+				entry.row,
+				new NodeOperationError(
 					context.getNode(),
 					`The service answered the batch without a result for this event (item ${entry.row}); it may or may not have been stored`,
 					{ itemIndex: entry.row, description: 'Run it again with an Event ID to be sure it is stored exactly once.' },
 				),
-			};
+			);
 		}
 	}
 }
-
-const STORED = ['created', 'pending', 'unresolved'];
 
 /** The error that stops the run, saying what earlier requests stored and what was not sent. */
-function withProgress(
-	error: NodeApiError | NodeOperationError,
-	batch: Batch,
-	outcomes: Array<Outcome | undefined>,
-): NodeApiError | NodeOperationError {
-	const stored = outcomes.filter((outcome) => outcome && 'result' in outcome && STORED.includes(outcome.result.status)).length;
+function withProgress(error: NodeApiError | NodeOperationError, batch: Batch, tally: EventTally): NodeApiError | NodeOperationError {
 	const first = batch.rows[0].row;
 	const last = batch.rows[batch.rows.length - 1].row;
-	const progress = `The failed request held items ${first} to ${last}. Earlier requests of this run stored ${stored} events; later items were not sent. Events with an Event ID are never stored twice when the workflow runs again.`;
+	const progress = `The failed request held items ${first} to ${last}. Earlier requests of this run stored ${tally.stored()} events; later items were not sent. Events with an Event ID are never stored twice when the workflow runs again.`;
 	error.description = error.description ? `${error.description} ${progress}` : progress;
 	return error;
-}
-
-const STATUSES = ['created', 'pending', 'unresolved', 'duplicate', 'rejected', 'invalid'] as const;
-
-function summaryOf(outcomes: Outcome[], requests: number): IDataObject {
-	const summary: IDataObject = { received: outcomes.length };
-	for (const status of STATUSES) summary[status] = 0;
-	let failed = 0;
-	let contactsCreated = 0;
-	for (const outcome of outcomes) {
-		if ('error' in outcome) {
-			failed++;
-			continue;
-		}
-		summary[outcome.result.status] = ((summary[outcome.result.status] as number) ?? 0) + 1;
-		if ((outcome.result.contact as IDataObject | undefined)?.created === true) contactsCreated++;
-	}
-	return { ...summary, failed, contacts_created: contactsCreated, requests };
-}
-
-function outputItems(outcomes: Outcome[], mode: OutputMode, requests: number): INodeExecutionData[] {
-	const summary = (): INodeExecutionData => ({
-		json: { summary: summaryOf(outcomes, requests) },
-		pairedItem: outcomes.map((_, item) => ({ item })),
-	});
-	if (mode === 'summary') return [summary()];
-	const rows = outcomes.map((outcome, item) => ({
-		json: 'error' in outcome ? errorJson(outcome.error) : outcome.result,
-		pairedItem: { item },
-	}));
-	return mode === 'eventsAndSummary' ? [...rows, summary()] : rows;
 }

@@ -1,8 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { channelLocator, contactLocator, threadLocator } from '../../shared/locators';
-import { NON_EMPTY, UUID, validateItem } from '../../shared/validation';
+import { apiList } from '../../transport/request';
+import { contactLocator, threadLocator, wabaChannelLocator } from '../../shared/locators';
+import { shortened } from '../../shared/text';
+import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
+
+/** The channels that can send WhatsApp messages: the Channel list offers only these. */
+export const WABA_SENDER = { type: 'WABA', status: 'active' };
 
 /**
  * Fields every WhatsApp (WABA) send shares: who sends, who receives, and where the message is
@@ -10,11 +15,7 @@ import { NON_EMPTY, UUID, validateItem } from '../../shared/validation';
  * inferred send-message use the same names (docs/decisions.md).
  */
 export const wabaRecipientFields: INodeProperties[] = [
-	{
-		...channelLocator(),
-		description:
-			'The WhatsApp Business (WABA) channel that sends the message. Pick it from the list or give its ID (e.g. chn_…).',
-	},
+	wabaChannelLocator(),
 	{
 		...contactLocator(),
 		description: 'The contact who receives the message on WhatsApp. Search by name, or give its ID (a UUID).',
@@ -81,4 +82,48 @@ export function wabaRecipientOf(context: IExecuteFunctions, itemIndex: number): 
 export function wabaSendBody(recipient: ReturnType<typeof wabaRecipientOf>, message: IDataObject): IDataObject {
 	const { channel_id, contact_id, thread_id, save_message } = recipient;
 	return { channel_id, contact_id, ...message, ...(thread_id && { thread_id }), save_message };
+}
+
+/** Reads a send needs before sending (channels, templates), made once per execution and kept for its items. */
+const readsOfRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
+
+export async function readOncePerRun(context: IExecuteFunctions, key: string, read: () => Promise<IDataObject[]>): Promise<IDataObject[]> {
+	let reads = readsOfRun.get(context);
+	if (!reads) {
+		reads = new Map();
+		readsOfRun.set(context, reads);
+	}
+	let records = reads.get(key);
+	if (!records) {
+		records = read();
+		reads.set(key, records);
+		// a failed read is not kept: the next item reads again
+		records.catch(() => reads.delete(key));
+	}
+	return await records;
+}
+
+/**
+ * Refuses, before any send, a channel given by ID that cannot send WhatsApp (another type, or
+ * inactive), saying why; the service would answer a bare 400 "invalid channel type" or, worse,
+ * a provider error. The API has no read of one channel, so the channel list is read once per
+ * execution (pages of up to 1000 channels, on the organization budget) and kept for its items.
+ */
+export async function assertWabaSender(context: IExecuteFunctions, channelId: string, itemIndex: number): Promise<void> {
+	const channels = readOncePerRun(context, 'channels', async () => (await apiList.call(context, 'listChannels', { returnAll: true, itemIndex })) as IDataObject[]);
+	const channel = (await channels).find((c) => c.id === channelId);
+	if (!channel) {
+		failItem(context, itemIndex, [`Channel: there is no channel ${shortened(channelId)} in this organization. Pick an active WhatsApp channel from the list.`]);
+	}
+	const named = `"${channel.name as string}" (${shortened(channelId)})`;
+	if (channel.type !== WABA_SENDER.type) {
+		failItem(context, itemIndex, [
+			`Channel: ${named} is a ${channel.type as string} channel; WhatsApp messages are sent through an active WABA channel. Pick one from the list.`,
+		]);
+	}
+	if (channel.status !== WABA_SENDER.status) {
+		failItem(context, itemIndex, [
+			`Channel: ${named} is ${channel.status as string}; WhatsApp messages are sent through an active WABA channel. Activate it in the dashboard or pick another.`,
+		]);
+	}
 }

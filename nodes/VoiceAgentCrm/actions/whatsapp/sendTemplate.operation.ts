@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
+import { assertWabaSender, wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
+import { approvedLanguageOf, parseTemplateChoice } from './template';
 
 /**
  * A template parameter: `type` required (text, image, document, …); `text` and `parameter_name`
@@ -43,7 +44,7 @@ const templateSchema = z.object({
 	languageCode: z
 		.string()
 		.trim()
-		.regex(/^[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
+		.regex(/^(?:[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?)?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
 	components: z.array(componentSchema, { invalid_type_error: COMPONENTS_EXPECTED }),
 });
 
@@ -103,11 +104,10 @@ export const sendTemplate: Operation = {
 			displayName: 'Language Code',
 			name: 'languageCode',
 			type: 'string',
-			required: true,
-			default: 'es',
+			default: '',
 			placeholder: 'e.g. en_US',
 			description:
-				'Language of the template, exactly as approved (e.g. es, en_US or pt_BR); the template list shows each template with its language',
+				'Language to send, exactly as approved (e.g. es, en_US). Leave empty to send the language the template is approved in.',
 		},
 		{
 			displayName: 'Components Input',
@@ -205,15 +205,17 @@ export const sendTemplate: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const recipient = wabaRecipientOf(this, itemIndex);
 		const fromJson = this.getNodeParameter('componentsInput', itemIndex, 'fields') === 'json';
+		const choice = parseTemplateChoice(String(this.getNodeParameter('templateName', itemIndex, '') ?? ''));
 		const input = {
-			templateName: this.getNodeParameter('templateName', itemIndex, ''),
-			languageCode: this.getNodeParameter('languageCode', itemIndex, 'es'),
+			templateName: choice.name,
+			languageCode: String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() || choice.language || '',
 			components: fromJson ? componentsFromJson(this, itemIndex) : componentsFromFields(this, itemIndex),
 		};
 		const { templateName, languageCode, components } = validateItem(this, templateSchema, input, itemIndex, LABELS);
+		await assertWabaSender(this, recipient.channel_id, itemIndex);
 		const message: IDataObject = {
 			template_name: templateName,
-			language_code: languageCode,
+			language_code: languageCode || (await approvedLanguageOf(this, recipient.channel_id, templateName, itemIndex)),
 			...(components.length && { components: components as IDataObject[] }),
 		};
 		return await wabaSend.call(this, 'sendTemplate', wabaSendBody(recipient, message), itemIndex);

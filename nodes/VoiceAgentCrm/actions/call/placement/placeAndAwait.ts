@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeIn } from '../fields';
 import type { Operation } from '../../../shared/operation';
-import { errorJson, itemError, perItem } from '../../../shared/operation';
+import { ItemResults, perItem } from '../../../shared/operation';
 import { waitSettingsOf, type WaitSettings } from './waitFields';
 import { apiRequest } from '../../../transport/request';
 import { placeCall, type PlacementEndpoint } from './placement';
@@ -45,35 +45,6 @@ interface CheckedItem {
 	placement: PlacementRequest;
 }
 
-/**
- * The output of the run, one slot per input item, filled as items fail or finish. A failure stops
- * the run unless Continue On Fail is on, in which case it becomes the item's error item.
- */
-class ItemResults {
-	readonly slots: Array<INodeExecutionData | undefined>;
-
-	constructor(
-		private readonly context: IExecuteFunctions,
-		count: number,
-	) {
-		this.slots = new Array(count);
-	}
-
-	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
-		const nodeError = itemError(this.context, error, itemIndex);
-		if (!this.context.continueOnFail()) throw nodeError;
-		this.slots[itemIndex] = { json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } };
-	}
-
-	succeed(itemIndex: number, json: IDataObject): void {
-		this.slots[itemIndex] = { json, pairedItem: { item: itemIndex } };
-	}
-
-	items(): INodeExecutionData[] {
-		return this.slots.filter((slot): slot is INodeExecutionData => slot !== undefined);
-	}
-}
-
 async function placeAndAwait(
 	context: IExecuteFunctions,
 	count: number,
@@ -85,7 +56,7 @@ async function placeAndAwait(
 	const maxDurations = await agentMaxDurations(context, checked, results);
 	const awaited: AwaitedCall[] = [];
 	for (const item of checked) {
-		if (results.slots[item.itemIndex]) continue;
+		if (results.has(item.itemIndex)) continue;
 		const placedAt = Date.now();
 		try {
 			const placement = await placeCall(context, endpoint, item.placement.body, item.itemIndex);
@@ -95,7 +66,7 @@ async function placeAndAwait(
 		}
 	}
 	if (awaited.length && awaited[0].settings.resumeByWebhook) {
-		return await putExecutionToWaitForCalls(context, awaited, results.slots);
+		return await putExecutionToWaitForCalls(context, awaited, results.byItem());
 	}
 	const outcomes = await awaitCalls(context, awaited);
 	for (const call of awaited) {
@@ -146,7 +117,7 @@ async function agentMaxDurations(context: IExecuteFunctions, checked: CheckedIte
 	const durations = new Map<string, number>();
 	for (const item of checked) {
 		const agentId = String(item.placement.body.agent_id);
-		if (item.settings.maxWaitMs !== undefined || durations.has(agentId) || results.slots[item.itemIndex]) continue;
+		if (item.settings.maxWaitMs !== undefined || durations.has(agentId) || results.has(item.itemIndex)) continue;
 		try {
 			const { payload } = await apiRequest.call(context, 'getAgent', { params: { agentId }, itemIndex: item.itemIndex });
 			const maxMs = Number((payload as IDataObject).max_call_duration_ms);

@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../transport/request';
 
@@ -8,6 +7,7 @@ export type PlacementEndpoint = 'placePhoneCall' | 'placeContactCall';
 /**
  * Place one call: a single request, never repeated (the endpoint's policy). Both Place operations
  * go through here, so that what follows a placement (waiting for the call to end) has one place.
+ * A placement that may have started the call says so first (the endpoint's failure contract).
  * Answers `{call_id, agent_id, contact_id, created_at}`.
  */
 export async function placeCall(
@@ -16,23 +16,6 @@ export async function placeCall(
 	body: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	try {
-		const { payload } = await apiRequest.call(context, endpoint, { body, itemIndex });
-		return payload as IDataObject;
-	} catch (error) {
-		throw withPlacementWarning(error);
-	}
-}
-
-/**
- * A placement that got a 5xx or no answer at all may still have started the call: say so first,
- * rather than "try again", which could call the person twice.
- */
-function withPlacementWarning(error: unknown): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	const status = Number(error.httpCode);
-	if (error.httpCode && status < 500) return error;
-	const what = error.httpCode ? `the service failed with HTTP ${status}` : 'the service did not answer';
-	error.message = `The call may have been placed: ${what} after receiving it. It was not sent again, so that nobody is called twice. Check Call → Get Many before running this item again.`;
-	return error;
+	const { payload } = await apiRequest.call(context, endpoint, { body, itemIndex });
+	return payload as IDataObject;
 }

@@ -13,11 +13,13 @@ import { apiRequest } from '../../../transport/request';
 export const POLL_INTERVAL_MS = 5_000;
 
 /**
- * The loop's reads take at most half the organization's budget (120 requests a minute, API
- * reference "Limits"), so that the organization's other workflows keep theirs: with many calls,
- * each is read every (number of calls followed) seconds, never more often than every 5 s.
+ * The loop's reads, status and record together, take at most half the organization's budget (120
+ * requests a minute, API reference "Limits"): one read a second at most, so that the
+ * organization's other workflows keep theirs. With many calls, each is read every (number of
+ * calls followed) seconds, never more often than every 5 s.
  */
-const READ_SPACING_MS = 1_000;
+// a little over a second: the service sees the reads arrive with network jitter, and must never count 61 in a minute
+const READ_SPACING_MS = 1_050;
 
 /** After a 429 every call is read half as often for one rate window (60 s). */
 const SLOW_DOWN_FOR_MS = 60_000;
@@ -108,26 +110,28 @@ interface Follow {
 	lastStatus?: IDataObject;
 }
 
-/** One step of following a call; answers its record once it is ready. */
+/**
+ * One read of following a call: its status until it is finished, then its record; answers the
+ * record once it is ready. One read a step, so that every read takes its own slot (`awaitCalls`).
+ */
 async function readStep(context: IExecuteFunctions, follow: Follow): Promise<{ record?: IDataObject; rateLimited: number }> {
 	const { callId, itemIndex, settings } = follow.call;
-	let rateLimited = 0;
 	if (follow.stage === 'status') {
 		const read = await readStatus(context, callId, itemIndex);
 		follow.lastStatus = read.status;
-		rateLimited += read.rateLimited;
-		if (read.status.finished !== true) return { rateLimited };
-		follow.stage = 'record';
+		if (read.status.finished === true) follow.stage = 'record';
+		return { rateLimited: read.rateLimited };
 	}
 	const read = await readRecord(context, callId, settings, itemIndex);
-	rateLimited += read.rateLimited;
-	return { record: recordIsReady(read.record, settings) ? read.record : undefined, rateLimited };
+	return { record: recordIsReady(read.record, settings) ? read.record : undefined, rateLimited: read.rateLimited };
 }
 
 /**
  * Wait for every call at once: each call's status is read at most once per 5 s (see
- * `pollInterval`; twice as seldom for a minute after a 429), then its record once finished, and
- * again while its analysis is missing when the user waits for it. Answers outcomes by item index.
+ * `pollInterval`), then its record once finished, and again while its analysis is missing when
+ * the user waits for it. All reads, status and record alike, are at least `READ_SPACING_MS` apart
+ * (twice that for a minute after a 429), so the wait never takes more than half the organization's
+ * budget in any minute. Answers outcomes by item index.
  */
 export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[]): Promise<Map<number, CallOutcome>> {
 	const outcomes = new Map<number, CallOutcome>();
@@ -137,6 +141,7 @@ export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[
 		nextReadAt: Math.max(call.placedAt + POLL_INTERVAL_MS, call.startsAt),
 	}));
 	let slowUntil = 0;
+	let nextSlotAt = 0;
 	while (follows.length) {
 		for (const follow of follows) {
 			if (Date.now() >= follow.call.deadline) {
@@ -144,7 +149,11 @@ export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[
 				continue;
 			}
 			if (Date.now() < follow.nextReadAt) continue;
+			if (Date.now() < nextSlotAt) await sleep(nextSlotAt - Date.now());
 			const startedAt = Date.now();
+			const slowed = startedAt < slowUntil;
+			nextSlotAt = startedAt + (slowed ? 2 : 1) * READ_SPACING_MS;
+			const stage = follow.stage;
 			try {
 				const step = await readStep(context, follow);
 				if (step.rateLimited) slowUntil = Date.now() + SLOW_DOWN_FOR_MS;
@@ -152,11 +161,13 @@ export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[
 			} catch (error) {
 				outcomes.set(follow.call.itemIndex, lostTrack(context, follow.call, error));
 			}
-			follow.nextReadAt = startedAt + pollInterval(follows.length, Date.now() < slowUntil);
+			// a call found finished has its record read in the next free slot
+			const finishedNow = stage === 'status' && follow.stage === 'record';
+			follow.nextReadAt = finishedNow ? startedAt : startedAt + pollInterval(follows.length, Date.now() < slowUntil);
 		}
 		follows = follows.filter((follow) => !outcomes.has(follow.call.itemIndex));
 		if (!follows.length) break;
-		const wakeAt = Math.min(...follows.map((follow) => Math.min(follow.nextReadAt, follow.call.deadline)));
+		const wakeAt = Math.max(nextSlotAt, Math.min(...follows.map((follow) => Math.min(follow.nextReadAt, follow.call.deadline))));
 		await sleep(Math.max(0, wakeAt - Date.now()));
 	}
 	return outcomes;
@@ -166,19 +177,18 @@ function callDetails(call: AwaitedCall, status: IDataObject | undefined, extra: 
 	return { call_id: call.callId, call_status: status?.call_status ?? null, timed_out: true, ...extra };
 }
 
-/** A status or record read that failed for good: the call was placed, so say how to follow it. */
+/**
+ * A status or record read that failed for good: the call was placed, so the error says which call
+ * and how to follow it (the transport's message stays as it is).
+ */
 function lostTrack(context: IExecuteFunctions, call: AwaitedCall, error: unknown): CallOutcome {
-	const prefix = `Call ${call.callId} was placed, but waiting for it failed: `;
-	const followUp = 'Follow it with Call → Get Status or Call → Get and this call ID; do not place it again.';
-	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.message = `${prefix}${error.message}`;
-		error.description = [error.description, followUp].filter(Boolean).join(' ');
-		return { error, details: { call_id: call.callId } };
-	}
-	return {
-		error: new NodeOperationError(context.getNode(), `${prefix}${(error as Error).message}`, { itemIndex: call.itemIndex, description: followUp }),
-		details: { call_id: call.callId },
-	};
+	const placed = `Call ${call.callId} was placed, but waiting for it failed. Follow it with Call → Get Status or Call → Get and this call ID; do not place it again.`;
+	const nodeError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error, { itemIndex: call.itemIndex });
+	nodeError.description = [placed, nodeError.description].filter(Boolean).join(' ');
+	return { error: nodeError, details: { call_id: call.callId } };
 }
 
 /** The wait ran out: say whether the call is still live, its ID and what to do; hang up if asked. */
