@@ -9,10 +9,10 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/placement/waitByWebhook';
-import { RESOURCES } from './actions/resources';
+import { RESOURCE_SELECTOR, RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';
-import { resourceProperties } from './shared/operation';
+import { operationSubtitle, resourceProperties } from './shared/operation';
 
 export class VoiceAgentCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,9 +21,9 @@ export class VoiceAgentCrm implements INodeType {
 		icon: { light: 'file:voiceAgentCrm.svg', dark: 'file:voiceAgentCrm.dark.svg' },
 		group: ['transform'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
-		description:
-			'Place AI phone calls, manage voice agents, contacts, tags, comments and tasks, send WhatsApp Business messages and record business events',
+		// built from the operations' display names: n8n's literal default shows raw values ("placePhoneCall: call")
+		subtitle: operationSubtitle(RESOURCES),
+		description: 'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
 		defaults: { name: 'Voice Agent CRM' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -31,17 +31,7 @@ export class VoiceAgentCrm implements INodeType {
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
 		// Place AI Call's "Free the Worker While Waiting": the calls' webhooks resume the waiting execution
 		webhooks: RESUME_WEBHOOKS,
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: RESOURCES.map((r) => r.option),
-				default: 'call',
-			},
-			...RESOURCES.flatMap(resourceProperties),
-		],
+		properties: [RESOURCE_SELECTOR, ...RESOURCES.flatMap(resourceProperties)],
 	};
 
 	methods = methods;

@@ -363,4 +363,7 @@ async function openSelect(page: Page, parameter: string): Promise<void> {
 async function choose(page: Page, parameter: string, label: string): Promise<void> {
 	await openSelect(page, parameter);
 	await dropdownItems(page).filter({ has: page.getByText(label, { exact: true }) }).first().click();
+	// closed before the next select opens: choosing the value already set (a default) changes nothing
+	// on the form, and the fading list would be read as the next one
+	await dropdownItems(page).first().waitFor({ state: 'hidden' });
 }

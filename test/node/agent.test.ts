@@ -106,12 +106,12 @@ describe('Agent operations through the engine', () => {
 	});
 
 	it('Get Many returns one item per agent, and stops at the limit', async () => {
-		const all = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getMany', returnAll: true } });
+		const all = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getAll', returnAll: true } });
 		expect(all.error).toBeUndefined();
 		expect(all.items.map((i) => i.json.id)).toEqual([...sim.org.agents.keys()]);
 
 		const sentBefore = sim.requestsTo('GET', '/v1/agents').length;
-		const limited = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getMany', returnAll: false, limit: 2 } });
+		const limited = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getAll', returnAll: false, limit: 2 } });
 		expect(limited.items.map((i) => i.json.id)).toEqual([...sim.org.agents.keys()].slice(0, 2));
 		const sent = sim.requestsTo('GET', '/v1/agents').slice(sentBefore);
 		expect(sent).toHaveLength(1);

@@ -214,7 +214,7 @@ describe('Call operations through the engine', () => {
 
 		const all = await run({
 			resource: 'call',
-			operation: 'getMany',
+			operation: 'getAll',
 			returnAll: true,
 			filters: { agentId: locator(second.id, 'id'), status: 'completed' },
 		});
@@ -224,7 +224,7 @@ describe('Call operations through the engine', () => {
 		expect(query).toMatchObject({ agent_id: second.id, call_status: 'completed', offset: '0' });
 
 		const before = sim.requestsTo('GET', '/v1/calls').length;
-		const limited = await run({ resource: 'call', operation: 'getMany', returnAll: false, limit: 2, filters: { agentId: locator(second.id, 'id') } });
+		const limited = await run({ resource: 'call', operation: 'getAll', returnAll: false, limit: 2, filters: { agentId: locator(second.id, 'id') } });
 		expect(limited.items.map((i) => i.json.id)).toEqual([
 			[...sim.org.calls.values()].find((c) => c.phase === 'no_answer' && c.agent_id === second.id)!.id,
 			mine[2].id,

@@ -100,7 +100,7 @@ const CASES: Array<{ what: string; parameters: INodeParameters; field: string; e
 	{ what: 'a non-UUID call id to stop', parameters: { resource: 'call', operation: 'stop', callId: '={{ "" }}' }, field: 'Call ID', expected: /must be a UUID/ },
 	{ what: 'a non-UUID call id to cancel', parameters: { resource: 'call', operation: 'cancel', callId: '12345' }, field: 'Call ID', expected: /must be a UUID/ },
 	{ what: 'a non-UUID status call id', parameters: { resource: 'call', operation: 'getStatus', callId: 'abc' }, field: 'Call ID', expected: /must be a UUID/ },
-	{ what: 'an unknown call status filter', parameters: { resource: 'call', operation: 'getMany', filters: { status: '={{ "done" }}' } }, field: 'Filters → Status', expected: /must be one of/ },
+	{ what: 'an unknown call status filter', parameters: { resource: 'call', operation: 'getAll', filters: { status: '={{ "done" }}' } }, field: 'Filters → Record Status', expected: /must be one of/ },
 ];
 
 describe('Agent and Call invalid inputs fail the item before any request', () => {

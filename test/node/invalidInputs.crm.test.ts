@@ -17,7 +17,7 @@ interface Case {
 const CASES: Case[] = [
 	// Contact
 	{ name: 'Create: phone number with a national prefix', parameters: { resource: 'contact', operation: 'create', phoneNumber: '0034611222333' }, field: 'Phone Number', expected: 'E.164' },
-	{ name: 'Create: phone number with spaces', parameters: { resource: 'contact', operation: 'create', phoneNumber: '+34 611 222 333' }, field: 'Phone Number', expected: 'E.164' },
+	{ name: 'Create: phone number as pasted but without + and country code', parameters: { resource: 'contact', operation: 'create', phoneNumber: '611 222-333' }, field: 'Phone Number', expected: 'E.164' },
 	{ name: 'Create: no phone number (empty expression)', parameters: { resource: 'contact', operation: 'create', phoneNumber: '={{ "" }}' }, field: 'Phone Number', expected: 'E.164' },
 	{ name: 'Create: email without domain', parameters: { resource: 'contact', operation: 'create', phoneNumber: '+34611222333', additionalFields: { email: 'ana@' } }, field: 'Email', expected: 'must be an email address' },
 	{ name: 'Update: contact ID not a UUID', parameters: { resource: 'contact', operation: 'update', contactId: byId('={{ "not-a-uuid" }}'), updateFields: { fullName: 'X' } }, field: 'Contact', expected: 'must be a UUID' },

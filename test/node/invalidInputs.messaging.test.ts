@@ -60,10 +60,10 @@ const CASES: Case[] = [
 	{ name: 'an unknown thread status', parameters: { ...updateThread, status: 'archived' }, field: 'Status', expected: 'must be open, closed or unchanged' },
 	{ name: 'a thread update that changes nothing', parameters: { ...updateThread, status: 'unchanged' }, field: 'Status and Assignment', expected: 'nothing to update' },
 	{ name: 'an empty message ID', parameters: { resource: 'message', operation: 'get', messageId: FROM_ITEM }, items: itemWith(' '), field: 'Message ID', expected: 'must not be empty' },
-	{ name: 'limit 0 on channels', parameters: { resource: 'channel', operation: 'getMany', limit: 0 }, field: 'Limit', expected: 'must be a whole number of 1 or more' },
-	{ name: 'an unknown channel answer method', parameters: { resource: 'channel', operation: 'getMany', filters: { answerMethod: 'robot' } }, field: 'Answer Method', expected: 'must be manual (human agents) or auto (AI agent)' },
-	{ name: 'limit 0 on threads', parameters: { resource: 'thread', operation: 'getMany', limit: 0 }, field: 'Limit', expected: 'must be a whole number of 1 or more' },
-	{ name: 'an unknown thread status filter', parameters: { resource: 'thread', operation: 'getMany', filters: { status: 'pending' } }, field: 'Status', expected: 'must be open or closed' },
+	{ name: 'limit 0 on channels', parameters: { resource: 'channel', operation: 'getAll', limit: 0 }, field: 'Limit', expected: 'must be a whole number of 1 or more' },
+	{ name: 'an unknown channel answer method', parameters: { resource: 'channel', operation: 'getAll', filters: { answerMethod: 'robot' } }, field: 'Answer Method', expected: 'must be manual (human agents) or auto (AI agent)' },
+	{ name: 'limit 0 on threads', parameters: { resource: 'thread', operation: 'getAll', limit: 0 }, field: 'Limit', expected: 'must be a whole number of 1 or more' },
+	{ name: 'an unknown thread status filter', parameters: { resource: 'thread', operation: 'getAll', filters: { status: 'pending' } }, field: 'Status', expected: 'must be open or closed' },
 ];
 
 describe('Channel, Thread, Message and WhatsApp: invalid input fails the item before any request', () => {

@@ -35,7 +35,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 
 		it('returns every channel of the {data, count} answer, newest first, one item per channel', async () => {
 			addChannels(3);
-			const { items, error } = await run({ resource: 'channel', operation: 'getMany', returnAll: true });
+			const { items, error } = await run({ resource: 'channel', operation: 'getAll', returnAll: true });
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json.name)).toEqual(['Support 2', 'Support 1', 'Support 0', 'Instagram DMs', 'WhatsApp Sales']);
 			expect(items.every((i) => JSON.stringify(i.pairedItem) === '{"item":0}')).toBe(true);
@@ -46,7 +46,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			addChannels(4);
 			const { items, error } = await run({
 				resource: 'channel',
-				operation: 'getMany',
+				operation: 'getAll',
 				limit: 2,
 				sort: 'asc',
 				filters: { type: 'WABA', status: 'active', answerMethod: 'auto', name: 'support' },
@@ -84,6 +84,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 				resource: 'thread',
 				operation: 'update',
 				threadId: byId(mariaThread.id),
+				status: 'unchanged',
 				assignment: 'assign',
 				assignee: agent.id,
 				assigneeType: 'agent',
@@ -91,7 +92,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			expect(assigned.error).toBeUndefined();
 			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: agent.id, assignee_type: 'agent' });
 
-			const unassigned = await run({ resource: 'thread', operation: 'update', threadId: byId(mariaThread.id), assignment: 'unassign' });
+			const unassigned = await run({ resource: 'thread', operation: 'update', threadId: byId(mariaThread.id), status: 'unchanged', assignment: 'unassign' });
 			expect(unassigned.error).toBeUndefined();
 			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: null, assignee_type: null });
 			const bodies = sim.requestsTo('PUT', `/v1/thread/${mariaThread.id}`).map((r) => r.body);
@@ -115,7 +116,7 @@ describe('Channel, Thread and Message operations through the engine', () => {
 		it('filters by status and channel, newest update first', async () => {
 			const { items, error } = await run({
 				resource: 'thread',
-				operation: 'getMany',
+				operation: 'getAll',
 				returnAll: true,
 				filters: { status: 'open', channelId: byId(waba.id) },
 			});
@@ -125,9 +126,9 @@ describe('Channel, Thread and Message operations through the engine', () => {
 		});
 
 		it('returns every thread up to the limit', async () => {
-			const all = await run({ resource: 'thread', operation: 'getMany', returnAll: true });
+			const all = await run({ resource: 'thread', operation: 'getAll', returnAll: true });
 			expect(all.items).toHaveLength(sim.org.threads.size);
-			const one = await run({ resource: 'thread', operation: 'getMany', limit: 1 });
+			const one = await run({ resource: 'thread', operation: 'getAll', limit: 1 });
 			expect(one.items).toHaveLength(1);
 			expect(one.items[0].json.id).toBe(mariaThread.id);
 			expect(sim.requestsTo('GET', '/v1/threads').at(-1)?.query).toMatchObject({ limit: '1', offset: '0' });

@@ -1,3 +1,5 @@
+import type { INodeProperties } from 'n8n-workflow';
+
 import type { Resource } from '../shared/operation';
 import { agent } from './agent';
 import { call } from './call';
@@ -13,3 +15,12 @@ import { whatsapp } from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
 export const RESOURCES: Resource[] = [call, agent, comment, contact, tag, task, event, channel, thread, message, whatsapp];
+
+export const RESOURCE_SELECTOR: INodeProperties = {
+	displayName: 'Resource',
+	name: 'resource',
+	type: 'options',
+	noDataExpression: true,
+	options: RESOURCES.map((r) => r.option),
+	default: 'call',
+};

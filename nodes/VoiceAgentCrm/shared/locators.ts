@@ -143,10 +143,11 @@ export const fromNumberLocator = (name = 'fromNumber', displayName = 'From Numbe
 		displayName,
 		name,
 		searchListMethod: 'searchPhoneNumbers',
-		description: 'A phone number registered in your organization, which the call comes from. Pick it from the list or type it in E.164 format.',
+		description: "Your organization's number the call comes from, in E.164 format (+ and country code), e.g. +14155550100",
 		placeholder: 'e.g. +14155550100',
 		idLabel: 'By Number',
-		idPattern: '^\\+[1-9]\\d{7,14}$',
+		// as pasted: spaces, dashes, dots and parentheses are dropped before the E.164 check of the run
+		idPattern: '^\\+[\\d\\s().-]{8,}$',
 	});
 
 /** The organization number a call is placed from, as its ID (contact calls). */

@@ -7,11 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { EndpointName } from '../transport/endpoints';
 import { writesOf } from '../transport/request';
 
 /** One operation of one resource: its entry in the operation list, its fields and its run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string };
+	/** The endpoint the operation sends its request to: the README table and the bad-input coverage are derived from it. */
+	endpoint: EndpointName;
 	/** The operation's own fields; the resource adds the displayOptions that select it. */
 	fields: INodeProperties[];
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
@@ -19,9 +22,46 @@ export interface Operation {
 
 export interface Resource {
 	option: INodePropertyOptions & { value: string };
-	/** The operation selector, shown for this resource; its options are the operations' own. */
+	/**
+	 * The operation selector, shown for this resource; its options are the operations' own. Its
+	 * default follows one rule: the operation that creates something and can run first (Create,
+	 * Place AI Call, Send, Send Template); a resource that creates nothing defaults to Get Many, or
+	 * Get where it has no list.
+	 */
 	selector: INodeProperties;
 	operations: Operation[];
+}
+
+/**
+ * What an AI Agent is told the operation does when the node is its tool: the operation's sentence
+ * and what each of its main fields is, in which format. n8n's automatic text ("Place AI call in Voice
+ * Agent CRM") tells the model nothing of E.164 numbers, UUIDs or dates, and the fields the model
+ * fills reach it by their names only.
+ */
+const MODEL_FILLED = new Set<INodeProperties['type']>(['string', 'number', 'resourceLocator', 'options', 'dateTime', 'json']);
+
+const EDITOR_HINT = / ?Choose from the list, or specify an ID using an <a [^>]*>expression<\/a>\.?/;
+
+export function toolDescriptionOf(op: Operation): string {
+	const fields = op.fields
+		.filter((field) => MODEL_FILLED.has(field.type) && !field.noDataExpression && !field.displayOptions)
+		// the editor's hint on expressions is no help to a model
+		.map((field) => ({ name: field.displayName, says: (field.description ?? '').replace(EDITOR_HINT, '').replace(/\.$/, '').trim() }))
+		.filter((field) => field.says);
+	return [`${op.option.description}.`, ...fields.map((field) => `${field.name}: ${field.says}.`)].join(' ');
+}
+
+/** Shown only in the node's tool form (n8n's `@tool`), per operation; n8n then adds no automatic description of its own. */
+function toolDescriptionField(op: Operation): INodeProperties {
+	return {
+		displayName: 'Tool Description',
+		name: 'toolDescription',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: toolDescriptionOf(op),
+		description: 'What the AI Agent is told this tool does and what its fields need',
+		displayOptions: { show: { '@tool': [true] } },
+	};
 }
 
 /** The operation selector and every field of a resource, each shown only for its operation. */
@@ -33,7 +73,7 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		options: resource.operations.map((op) => op.option),
 	};
 	const fields = resource.operations.flatMap((op) =>
-		op.fields.map((field) => ({
+		[...op.fields, toolDescriptionField(op)].map((field) => ({
 			...field,
 			displayOptions: {
 				...field.displayOptions,
@@ -42,6 +82,19 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		})),
 	);
 	return [selector, ...fields];
+}
+
+/**
+ * The canvas subtitle, in the words of the editor ("Call: Place AI Call"): an expression that looks
+ * the chosen resource and operation up in a table of their display names.
+ */
+export function operationSubtitle(resources: Resource[]): string {
+	const names = Object.fromEntries(
+		resources.flatMap((resource) =>
+			resource.operations.map((op) => [`${resource.option.value}.${op.option.value}`, `${resource.option.name}: ${op.option.name}`]),
+		),
+	);
+	return `={{ (${JSON.stringify(names)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
 }
 
 /** The error as a node error that names its item, whatever threw it. */

@@ -31,7 +31,7 @@ export function transcriptOptionsField(name = 'transcriptOptions', displayName =
 		displayName,
 		name,
 		type: 'collection',
-		placeholder: 'Add option',
+		placeholder: 'Add Option',
 		default: {},
 		description: 'What the call record includes besides its status, result, analysis and recording',
 		options: [

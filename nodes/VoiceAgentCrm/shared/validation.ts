@@ -18,7 +18,13 @@ const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d
 export const UUID = text(UUID_EXPECTED).regex(UUID_REGEX, UUID_EXPECTED);
 
 const E164_EXPECTED = 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
-export const E164 = text(E164_EXPECTED).regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED);
+/**
+ * A phone number as people paste it ("+1 (415) 555-0123", "+34 612.345.678"), sent in E.164: the
+ * spaces, dashes, dots and parentheses are dropped; without the + and the country code it is refused.
+ */
+export const E164 = text(E164_EXPECTED)
+	.transform((phone) => phone.replace(/[\s().-]/g, ''))
+	.pipe(z.string().regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED));
 
 const ZONE_EXPECTED = 'must be an IANA time zone, like Europe/Madrid or America/New_York';
 export const IANA_ZONE = text(ZONE_EXPECTED).refine(isTimeZone, ZONE_EXPECTED);

@@ -10,8 +10,9 @@ export const create: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create an agent',
-		description: 'Create a voice AI agent and publish its first version. It needs a name, a voice and a time zone.',
+		description: 'Create a voice AI agent with a name, a voice and a time zone',
 	},
+	endpoint: 'createAgent',
 	fields: agentCreateFields,
 	execute: perItem(async function (itemIndex) {
 		const body = agentCreateBody(this, itemIndex);

@@ -39,8 +39,12 @@ function definitionList(spec: {
 	name: string;
 	entry: string;
 	description: string;
+	/** Help of the entry's Description and Name, in the words of this list. */
+	entryHelp: { description: string; name: string; example: string };
 	/** The entry's Type field: its options differ per list. */
 	typeField: INodeProperties;
+	/** Entry fields only this list has. */
+	extraFields?: INodeProperties[];
 }): INodeProperties {
 	return {
 		displayName: spec.displayName,
@@ -60,16 +64,17 @@ function definitionList(spec: {
 						name: 'description',
 						type: 'string',
 						default: '',
-						description: 'What it is, in words the AI understands, e.g. "Whether the person wants a follow-up call"',
+						description: spec.entryHelp.description,
 					},
 					{
 						displayName: 'Name',
 						name: 'name',
 						type: 'string',
 						default: '',
-						placeholder: 'e.g. wants_follow_up',
-						description: 'Its name, without spaces, e.g. wants_follow_up',
+						placeholder: `e.g. ${spec.entryHelp.example}`,
+						description: spec.entryHelp.name,
 					},
+					...(spec.extraFields ?? []),
 					spec.typeField,
 				],
 			},
@@ -77,14 +82,8 @@ function definitionList(spec: {
 	};
 }
 
-function definitionJson(displayName: string, name: string, example: string): INodeProperties {
-	return {
-		displayName,
-		name,
-		type: 'json',
-		default: '[]',
-		description: `The same list as JSON, for definitions with more keys than name, type and description. A JSON array of objects, e.g. ${example}. Use either this or the list above, not both.`,
-	};
+function definitionJson(displayName: string, name: string, description: string): INodeProperties {
+	return { displayName, name, type: 'json', default: '[]', description };
 }
 
 /** Every setting besides name, voice and time zone, sorted as the editor shows them. */
@@ -111,7 +110,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'Loudness of the ambient sound, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'Loudness of the ambient sound, e.g. 1',
 	},
 	{
 		displayName: 'Begin Message',
@@ -187,8 +186,13 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		displayName: 'Post-Call Analysis Fields',
 		name: 'post_call_analysis_data',
 		entry: 'Field',
+		entryHelp: {
+			description: 'What to extract, in words the AI understands, e.g. "Whether the person wants a follow-up call"',
+			name: 'Name of the extracted value in the analysis, without spaces',
+			example: 'wants_follow_up',
+		},
 		description:
-			'Data the AI extracts from each finished call into its analysis (besides the summary and sentiment), e.g. a boolean "interested". On update the list replaces the old one.',
+			'Data the AI extracts from each finished call into its analysis, e.g. a boolean "interested"; on update the list replaces the old one',
 		typeField: {
 			displayName: 'Type',
 			name: 'type',
@@ -205,7 +209,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 	definitionJson(
 		'Post-Call Analysis Fields (JSON)',
 		'post_call_analysis_data_json',
-		'[{"name": "interested", "type": "boolean", "description": "Whether the person is interested"}]',
+		'The same list as a JSON array, for fields with more keys, e.g. [{"name": "interested", "type": "boolean", "description": "Whether the person is interested"}]; use either this or the list',
 	),
 	{
 		displayName: 'Prompt',
@@ -213,7 +217,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
-		description: `Instructions for the agent: who it is, what it knows and how it behaves. Up to ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters. Leave empty to clear it on update.`,
+		description: `Instructions for the agent: who it is, what it knows and how it behaves (up to ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters)`,
 	},
 	{
 		displayName: 'Responsiveness',
@@ -221,13 +225,28 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'How quickly the agent answers once the person stops speaking, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'How quickly the agent answers once the person stops speaking, e.g. 1',
 	},
 	definitionList({
 		displayName: 'Tools',
 		name: 'tools',
 		entry: 'Tool',
-		description: 'Functions the agent may call during the conversation. On update the list replaces the old one.',
+		entryHelp: {
+			description: 'When the agent should call the function and what it does, e.g. "Books a meeting in the calendar"',
+			name: 'Name of the function the agent calls, without spaces',
+			example: 'book_meeting',
+		},
+		extraFields: [
+			{
+				displayName: 'Parameters (JSON Schema)',
+				name: 'parameters',
+				type: 'json',
+				default: '',
+				placeholder: '{"type": "object", "properties": {"date": {"type": "string"}}, "required": ["date"]}',
+				description: 'The arguments the agent passes to the function, as a JSON Schema object; leave empty for none',
+			},
+		],
+		description: 'Functions the agent may call during the conversation; on update the list replaces the old one',
 		typeField: {
 			displayName: 'Type',
 			name: 'type',
@@ -240,7 +259,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 	definitionJson(
 		'Tools (JSON)',
 		'tools_json',
-		'[{"name": "book_meeting", "type": "function", "description": "Books a meeting in the calendar"}]',
+		'Complete function tools as a JSON array, e.g. [{"name": "book_meeting", "type": "function", "description": "Books a meeting", "parameters": {"type": "object", "properties": {"date": {"type": "string"}}}}]; use either this or the list',
 	),
 	{
 		displayName: 'Voice Speed',
@@ -248,7 +267,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'Speaking speed of the voice, e.g. 1 for normal. The API does not document its range; it checks the value.',
+		description: 'Speaking speed of the voice, e.g. 1 for normal',
 	},
 	{
 		displayName: 'Voice Temperature',
@@ -256,7 +275,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { numberPrecision: 2 },
 		default: 1,
-		description: 'How much the voice varies its tone, e.g. 1. The API does not document its range; it checks the value.',
+		description: 'How much the voice varies its tone, e.g. 1',
 	},
 	{
 		displayName: 'Volume',
@@ -273,7 +292,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. https://example.com/call-events',
 		description:
-			'URL that receives the call events of every call of this agent (call started, call ended, transcript ready). Leave empty to clear it on update.',
+			'URL that receives the events of every call of this agent (call started, call ended, transcript ready)',
 	},
 ];
 
@@ -316,6 +335,10 @@ const definition = z
 	.object({ name: NON_EMPTY, type: NON_EMPTY, description: z.string().optional() })
 	.passthrough();
 
+const toolDefinition = definition.extend({
+	parameters: z.record(z.unknown(), { invalid_type_error: 'must be a JSON Schema object, like {"type": "object", "properties": {…}}' }).optional(),
+});
+
 const nonNegative = numberWithin(0, undefined, 'must be a number of milliseconds, 0 or more');
 
 /** The agent body of the reference; the create body adds what it requires. */
@@ -344,7 +367,7 @@ const AGENT_BODY = z
 		max_call_duration_ms: nonNegative,
 		boosted_keywords: z.array(NON_EMPTY, { invalid_type_error: 'must be a list of words' }),
 		post_call_analysis_data: z.array(definition, { invalid_type_error: 'must be a list of {name, type, description}' }),
-		tools: z.array(definition, { invalid_type_error: 'must be a list of {name, type, description}' }),
+		tools: z.array(toolDefinition, { invalid_type_error: 'must be a list of {name, type, description, parameters}' }),
 	})
 	.partial()
 	.strict();
@@ -361,7 +384,22 @@ function definitions(values: IDataObject, key: 'post_call_analysis_data' | 'tool
 		return undefined;
 	}
 	if (fromJson !== undefined) return fromJson;
-	return listed?.map(({ description, ...rest }) => (description ? { ...rest, description } : rest));
+	return listed?.map(({ description, parameters, ...rest }) => ({
+		...rest,
+		...(description ? { description } : {}),
+		...(parameters === undefined || parameters === '' ? {} : { parameters: jsonObject(parameters, `${LABELS[key]} → Parameters (JSON Schema)`, problems) }),
+	}));
+}
+
+/** A JSON object typed in a JSON field (a string) or given by an expression (an object). */
+function jsonObject(value: unknown, label: string, problems: string[]): unknown {
+	if (typeof value !== 'string') return value;
+	try {
+		return JSON.parse(value) as unknown;
+	} catch {
+		problems.push(`${label}: must be a JSON Schema object, like {"type": "object", "properties": {"date": {"type": "string"}}} (got text that is not JSON)`);
+		return undefined;
+	}
 }
 
 /** An empty JSON list counts as not given (it is the field's default). */

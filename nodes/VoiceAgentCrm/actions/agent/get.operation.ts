@@ -11,8 +11,9 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get an agent',
-		description: 'Get the published configuration of a voice AI agent: voice, language, prompt, tools and analysis fields',
+		description: 'Get the published configuration of a voice AI agent by its UUID',
 	},
+	endpoint: 'getAgent',
 	fields: [agentLocator()],
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');

@@ -8,10 +8,11 @@ import { apiList } from '../../transport/request';
 export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
-		value: 'getMany',
+		value: 'getAll',
 		action: 'Get many agents',
-		description: 'List the voice AI agents of the organization, one item per agent (inferred endpoint)',
+		description: 'List the voice AI agents of the organization',
 	},
+	endpoint: 'listAgents',
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		return (await apiList.call(this, 'listAgents', { ...listOptionsOf(this, itemIndex), itemIndex })) as IDataObject[];

@@ -13,7 +13,7 @@ export const agent: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'get',
+		default: 'create',
 	},
 	operations: [create, get, getMany, listVoices, update],
 };

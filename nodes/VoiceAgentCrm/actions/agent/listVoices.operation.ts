@@ -9,9 +9,9 @@ export const listVoices: Operation = {
 		name: 'List Voices',
 		value: 'listVoices',
 		action: 'List available voices',
-		description:
-			'List the voices an agent can speak with. Use a voice ID as the Voice of an agent. The catalog changes over time, so read it rather than hard-coding IDs.',
+		description: 'List the voices an agent can speak with',
 	},
+	endpoint: 'listVoices',
 	fields: [],
 	execute: perItem(async function (itemIndex) {
 		const { payload } = await apiRequest.call(this, 'listVoices', { itemIndex });

@@ -12,9 +12,9 @@ export const update: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update an agent',
-		description:
-			'Change settings of a voice AI agent; the settings not given keep their values. Saving publishes a new version of the agent (inferred endpoint).',
+		description: 'Change settings of a voice AI agent by its UUID; settings not given keep their values',
 	},
+	endpoint: 'updateAgent',
 	fields: [agentLocator(), agentUpdateCollection],
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');

@@ -11,9 +11,9 @@ export const cancel: Operation = {
 		name: 'Cancel Scheduled Call',
 		value: 'cancel',
 		action: 'Cancel a scheduled call',
-		description:
-			'Cancel a call scheduled for later (or waiting for its delay), so that it is never placed. Only scheduled calls can be canceled; use Stop to hang up a live call (inferred endpoint).',
+		description: 'Cancel a scheduled call so that it is never placed',
 	},
+	endpoint: 'cancelCall',
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

@@ -90,7 +90,7 @@ function scheduleField(extra: string): INodeProperties {
 						type: 'dateTime',
 						default: '',
 						description:
-							'When to place the call, read in the time zone below, e.g. 2030-05-01T10:30:00. A date and time that carries its own offset (e.g. 2030-05-01T16:30:00+02:00 from an expression) is converted into that time zone.',
+							'When to place the call, an ISO 8601 date and time read in the time zone below, e.g. 2030-05-01T10:30:00',
 					},
 					timeZoneLocator('IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow\'s time zone.', false),
 				],
@@ -106,7 +106,7 @@ const delayField: INodeProperties = {
 	typeOptions: { minValue: 0 },
 	default: 0,
 	description:
-		'Minutes to wait before placing the call; 0 places it at once. Only calls to a phone number have a delay (calls to a contact do not); use either a delay or a schedule.',
+		'Minutes to wait before placing the call, 0 for at once; use either a delay or a schedule',
 };
 
 /** Place AI Call (to a phone number): its optional fields, sorted as the editor shows them. */

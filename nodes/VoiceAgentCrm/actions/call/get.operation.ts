@@ -13,9 +13,9 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a call',
-		description:
-			'Get the full record of a call: status, result, duration, recording, AI analysis (summary, sentiment, extracted fields) and transcript. The analysis and transcript arrive some seconds after the call ends.',
+		description: 'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},
+	endpoint: 'getCall',
 	fields: [callIdField, transcriptOptionsField()],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

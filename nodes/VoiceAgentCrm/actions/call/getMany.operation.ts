@@ -31,7 +31,7 @@ const filtersField: INodeProperties = {
 	options: [
 		{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
 		{
-			displayName: 'Status',
+			displayName: 'Record Status',
 			name: 'status',
 			type: 'options',
 			options: [
@@ -47,7 +47,7 @@ const filtersField: INodeProperties = {
 				{ name: 'Voice Mail', value: 'voice_mail' },
 			],
 			default: 'completed',
-			description: 'Only calls whose call_status is this value',
+			description: "Only calls with this call_status in the call record's words (Get Status uses other words, e.g. ended)",
 		},
 	],
 };
@@ -60,11 +60,11 @@ const FILTERS = z.object({
 export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
-		value: 'getMany',
+		value: 'getAll',
 		action: 'Get many calls',
-		description:
-			'List calls, newest first, one item per call with its full record (transcript included), optionally only those of an agent or with a status. Uses the listing rate limit of 20 requests a minute (inferred endpoint).',
+		description: 'List calls, newest first, optionally only those of an agent or with a record status',
 	},
+	endpoint: 'listCalls',
 	fields: [...returnAllFields, filtersField],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -76,7 +76,7 @@ export const getMany: Operation = {
 				status: filters.status,
 			},
 			itemIndex,
-			{ agentId: 'Filters → Agent', status: 'Filters → Status' },
+			{ agentId: 'Filters → Agent', status: 'Filters → Record Status' },
 		);
 		const query: IDataObject = {};
 		if (given.agentId) query.agent_id = given.agentId;

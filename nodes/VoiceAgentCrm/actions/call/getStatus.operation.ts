@@ -11,9 +11,9 @@ export const getStatus: Operation = {
 		name: 'Get Status',
 		value: 'getStatus',
 		action: 'Get the status of a call',
-		description:
-			'Get where a call stands, cheaply: call_status (in_queue, scheduled, pending = ringing, in_progress, then ended, voicemail, no_answer, failed or canceled), finished, disconnection_reason, started_at and ended_at. No transcript.',
+		description: 'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
 	},
+	endpoint: 'getCallStatus',
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

@@ -16,9 +16,9 @@ export const placeContactCall: Operation = {
 		name: 'Place AI Call to Contact',
 		value: 'placeContactCall',
 		action: 'Place AI call to contact',
-		description:
-			'Have a voice AI agent call a stored contact (its phone number, name and profile come from the contact), now or at a scheduled time. Returns the call ID, or with Wait for Outcome the full call record once the call has ended. A failed placement is never sent twice.',
+		description: 'Have a voice AI agent call a stored contact (by contact UUID) now or at a set time',
 	},
+	endpoint: 'placeContactCall',
 	fields: [agentLocator(), contactLocator(), fromNumberIdLocator(), contactCallOptions, ...WAIT_FIELDS],
 	execute: placementExecute('placeContactCall', function (itemIndex) {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

@@ -48,9 +48,9 @@ export const placePhoneCall: Operation = {
 		name: 'Place AI Call',
 		value: 'placePhoneCall',
 		action: 'Place AI call',
-		description:
-			'Have a voice AI agent call a phone number, now, after a delay or at a scheduled time. Returns the call ID (use Get or Get Status to follow the call), or with Wait for Outcome the full call record once the call has ended. A failed placement is never sent twice.',
+		description: 'Have a voice AI agent call a phone number (E.164, e.g. +14155550123) now, after a delay or at a set time',
 	},
+	endpoint: 'placePhoneCall',
 	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, phoneCallOptions, ...WAIT_FIELDS],
 	execute: placementExecute('placePhoneCall', function (itemIndex) {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

@@ -14,9 +14,9 @@ export const stop: Operation = {
 		name: 'Stop',
 		value: 'stop',
 		action: 'Stop a call',
-		description:
-			'Hang up a call that is ringing or in progress. A call that already ended answers stopped: false. A call not yet placed (queued or scheduled) cannot be stopped: cancel it if it is scheduled.',
+		description: 'Hang up a call that is ringing or in progress, by its call ID',
 	},
+	endpoint: 'stopCall',
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

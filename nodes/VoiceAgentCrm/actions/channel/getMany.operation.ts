@@ -29,10 +29,11 @@ interface ChannelFilters {
 export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
-		value: 'getMany',
+		value: 'getAll',
 		action: 'Get many channels',
-		description: 'List the messaging channels of the organization (WhatsApp Business and others), optionally filtered',
+		description: 'List the messaging channels of the organization (WhatsApp Business and others)',
 	},
+	endpoint: 'listChannels',
 	fields: [
 		...returnAllFields,
 		{

@@ -9,7 +9,7 @@ export const channel: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'getMany',
+		default: 'getAll',
 	},
 	operations: [getMany],
 };

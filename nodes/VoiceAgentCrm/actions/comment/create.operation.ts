@@ -48,8 +48,9 @@ export const createComment: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a comment on a contact',
-		description: 'Add a comment to a contact, written by a member of the organization (by email), the system, an AI or an automation',
+		description: 'Add a comment to a contact (by contact UUID)',
 	},
+	endpoint: 'createComment',
 	fields: [
 		contactLocator(),
 		{

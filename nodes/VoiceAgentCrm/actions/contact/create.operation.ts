@@ -11,9 +11,9 @@ export const createContact: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a contact',
-		description:
-			'Create a contact from its phone number (E.164) and optional name, email, country, notes and custom fields. Fails if another contact has the same phone number. (inferred endpoint)',
+		description: 'Create a contact from its phone number (E.164) and optional name, email and details',
 	},
+	endpoint: 'createContact',
 	fields: createContactFields,
 	execute: perItem(async function (itemIndex) {
 		const input = contactInput({

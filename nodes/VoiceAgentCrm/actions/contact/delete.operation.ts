@@ -10,8 +10,9 @@ export const deleteContact: Operation = {
 		name: 'Delete',
 		value: 'delete',
 		action: 'Delete a contact',
-		description: 'Delete a contact for good, with its tags and comments. Outputs {success, ID} of the deleted contact.',
+		description: 'Delete a contact (by UUID) for good, with its tags and comments',
 	},
+	endpoint: 'deleteContact',
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

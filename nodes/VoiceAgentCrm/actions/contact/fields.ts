@@ -50,7 +50,7 @@ const additionalDataField: INodeProperties = {
 	placeholder: 'Add Entry',
 	default: {},
 	description:
-		"Custom fields of the contact, each with a type, a field name and a value. On Update this replaces the contact's whole list: entries left out are removed.",
+		"Custom fields of the contact, each a type, a field name and a value; on update this replaces the whole list",
 	options: [
 		{
 			displayName: 'Entry',

@@ -11,9 +11,9 @@ export const getContactComments: Operation = {
 		name: 'Get Comments',
 		value: 'getComments',
 		action: 'Get the comments of a contact',
-		description:
-			'List the comments on a contact, one item per comment (ID, content, author, creation time) (inferred endpoint)',
+		description: 'List the comments on a contact (by contact UUID)',
 	},
+	endpoint: 'listContactComments',
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

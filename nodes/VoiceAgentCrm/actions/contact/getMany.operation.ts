@@ -13,9 +13,9 @@ export const getManyContacts: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many contacts',
-		description:
-			'List the contacts of the organization, optionally filtered by part of their name, email or phone number. Listing has its own budget of 20 requests per minute; the node fetches up to 1,000 contacts per request and waits when the budget runs out.',
+		description: 'List contacts, optionally only those whose name, email or phone number contains a text',
 	},
+	endpoint: 'listContacts',
 	fields: [
 		...returnAllFields,
 		{

@@ -11,8 +11,9 @@ export const getContactTags: Operation = {
 		name: 'Get Tags',
 		value: 'getTags',
 		action: 'Get the tags of a contact',
-		description: 'List the tags attached to a contact, one item per tag (ID, name, color, label)',
+		description: 'List the tags attached to a contact (by contact UUID)',
 	},
+	endpoint: 'listContactTags',
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

@@ -18,7 +18,7 @@ export const contact: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'getAll',
+		default: 'create',
 	},
 	operations: [createContact, deleteContact, getContactComments, getManyContacts, getContactTags, updateContact],
 };

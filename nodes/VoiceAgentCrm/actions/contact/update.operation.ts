@@ -13,9 +13,9 @@ export const updateContact: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update a contact',
-		description:
-			'Change the fields you add of an existing contact; the others keep their value. Fails if the new phone number belongs to another contact.',
+		description: 'Change the fields you add of a contact (by UUID); the others keep their values',
 	},
+	endpoint: 'updateContact',
 	fields: [contactLocator(), ...updateContactFields],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

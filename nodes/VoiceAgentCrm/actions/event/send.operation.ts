@@ -28,9 +28,9 @@ export const send: Operation = {
 		name: 'Send',
 		value: 'send',
 		action: 'Send events',
-		description:
-			'Record business events (purchases, forms, visits) on contacts. Each input item is one event; items are sent 100 per request and each output item holds its event\'s result: created, pending, unresolved, duplicate, rejected or invalid.',
+		description: 'Record business events (purchases, forms, visits) on contacts, one event per input item',
 	},
+	endpoint: 'sendEvents',
 	fields: sendFields,
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 		const options = this.getNodeParameter('options', 0, {}) as { deriveEventIds?: DeriveIds; output?: OutputMode };

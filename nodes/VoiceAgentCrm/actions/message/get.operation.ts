@@ -13,8 +13,9 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a message',
-		description: 'Get one message of a conversation: its text, type, media, sender and delivery status',
+		description: 'Get one message of a conversation by its ID',
 	},
+	endpoint: 'getMessage',
 	fields: [
 		{
 			displayName: 'Message ID',

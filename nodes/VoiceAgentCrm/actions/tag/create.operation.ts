@@ -22,8 +22,9 @@ export const createTag: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a tag',
-		description: 'Create a tag with a name, a color and an optional display label (inferred endpoint)',
+		description: 'Create a tag with a name, a color and an optional label',
 	},
+	endpoint: 'createTag',
 	fields: [
 		{
 			displayName: 'Name',

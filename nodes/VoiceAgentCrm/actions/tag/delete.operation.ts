@@ -11,8 +11,9 @@ export const deleteTag: Operation = {
 		name: 'Delete',
 		value: 'delete',
 		action: 'Delete a tag',
-		description: 'Delete a tag for good and remove it from every contact. Outputs {success, ID} of the deleted tag.',
+		description: 'Delete a tag (by UUID) and remove it from every contact',
 	},
+	endpoint: 'deleteTag',
 	fields: [tagLocator()],
 	execute: perItem(async function (itemIndex) {
 		const tagId = idParameter(this, itemIndex, 'tagId', 'Tag', NON_EMPTY);

@@ -10,8 +10,9 @@ export const getManyTags: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many tags',
-		description: 'List the tags of the organization, one item per tag (ID, name, color, label) (inferred endpoint)',
+		description: 'List the tags of the organization',
 	},
+	endpoint: 'listTags',
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		const { limit } = listOptionsOf(this, itemIndex);

@@ -11,7 +11,7 @@ export const tag: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'getAll',
+		default: 'create',
 	},
 	operations: [createTag, deleteTag, getManyTags],
 };

@@ -52,9 +52,9 @@ export const createTask: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a task',
-		description:
-			'Create a task with a short brief and optional details, type, status, priority, assignees (member emails) and custom data (inferred endpoint)',
+		description: 'Create a task with a short brief and optional details',
 	},
+	endpoint: 'createTask',
 	fields: [
 		{
 			displayName: 'Brief',

@@ -11,8 +11,9 @@ export const getTask: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a task',
-		description: 'Get a task of the organization by its ID',
+		description: 'Get a task by its UUID',
 	},
+	endpoint: 'getTask',
 	fields: [taskLocator()],
 	execute: perItem(async function (itemIndex) {
 		const taskId = idParameter(this, itemIndex, 'taskId', 'Task');

@@ -15,8 +15,9 @@ export const getManyTasks: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many tasks',
-		description: 'List the tasks of the organization, newest first, optionally only those with a given status (inferred endpoint)',
+		description: 'List tasks, newest first, optionally only those with a status',
 	},
+	endpoint: 'listTasks',
 	fields: [
 		...returnAllFields,
 		{

@@ -16,11 +16,11 @@ const filtersSchema = z.object({
 export const getMany: Operation = {
 	option: {
 		name: 'Get Many',
-		value: 'getMany',
+		value: 'getAll',
 		action: 'Get many threads',
-		description:
-			'List conversation threads, most recently updated first, optionally by status and channel (inferred endpoint)',
+		description: 'List conversation threads, most recently updated first',
 	},
+	endpoint: 'listThreads',
 	fields: [
 		...returnAllFields,
 		{

@@ -10,7 +10,7 @@ export const thread: Resource = {
 		type: 'options',
 		noDataExpression: true,
 		options: [],
-		default: 'update',
+		default: 'getAll',
 	},
 	operations: [getMany, update],
 };

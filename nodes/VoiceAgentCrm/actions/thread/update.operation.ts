@@ -35,8 +35,9 @@ export const update: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update a thread',
-		description: 'Open or close a conversation thread, and assign it to a user or an AI agent, or unassign it',
+		description: 'Open or close a conversation thread, or change who it is assigned to',
 	},
+	endpoint: 'updateThread',
 	fields: [
 		threadLocator(),
 		{
@@ -48,7 +49,8 @@ export const update: Operation = {
 				{ name: 'Leave Unchanged', value: 'unchanged' },
 				{ name: 'Open', value: 'open' },
 			],
-			default: 'unchanged',
+			// closing is what an update of a thread most often does, and a default must run
+			default: 'closed',
 			description: 'Close the conversation, reopen it, or leave its status as it is',
 		},
 		{

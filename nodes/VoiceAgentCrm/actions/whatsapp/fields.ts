@@ -41,7 +41,7 @@ export const wabaSendOptions: INodeProperties = {
 			...threadLocator(),
 			required: false,
 			description:
-				'An existing conversation thread with this contact on this channel to send in (e.g. thr-…). Leave empty to use the conversation between the channel and the contact, which is started if there is none.',
+				'A conversation thread with this contact on this channel to send in (e.g. thr-…); empty uses or starts their conversation',
 		},
 	],
 };

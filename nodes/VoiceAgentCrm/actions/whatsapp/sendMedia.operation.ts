@@ -87,9 +87,9 @@ export const sendMedia: Operation = {
 		name: 'Send Media',
 		value: 'sendMedia',
 		action: 'Send a WhatsApp media message',
-		description:
-			'Send an image, video, audio or document to a contact on WhatsApp, from a public URL or from a file of the input item. Only inside an open 24-hour conversation window; otherwise send a template first.',
+		description: 'Send an image, video, audio or document to a contact on WhatsApp, inside the 24-hour window',
 	},
+	endpoint: 'sendMedia',
 	fields: [
 		...wabaRecipientFields,
 		{

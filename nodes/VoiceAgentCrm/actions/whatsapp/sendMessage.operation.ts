@@ -14,9 +14,9 @@ export const sendMessage: Operation = {
 		name: 'Send Message',
 		value: 'sendMessage',
 		action: 'Send a WhatsApp text message',
-		description:
-			'Send a free-form text message to a contact on WhatsApp. Only works inside an open 24-hour window (the contact wrote in the last 24 hours, or a template was sent); otherwise send a template first (inferred endpoint).',
+		description: 'Send a text message to a contact on WhatsApp, inside the 24-hour window',
 	},
+	endpoint: 'sendMessage',
 	fields: [
 		...wabaRecipientFields,
 		{

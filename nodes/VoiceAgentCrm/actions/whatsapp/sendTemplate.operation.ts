@@ -85,9 +85,9 @@ export const sendTemplate: Operation = {
 		name: 'Send Template',
 		value: 'sendTemplate',
 		action: 'Send a WhatsApp template message',
-		description:
-			'Send an approved message template to a contact on WhatsApp. Templates can open a conversation at any time, including after the 24-hour window has closed.',
+		description: 'Send an approved message template to a contact on WhatsApp, at any time',
 	},
+	endpoint: 'sendTemplate',
 	fields: [
 		...wabaRecipientFields,
 		{
@@ -197,7 +197,7 @@ export const sendTemplate: Operation = {
 			type: 'json',
 			default: '[]',
 			description:
-				'The components as a JSON array, e.g. [{"type": "BODY", "parameters": [{"type": "text", "text": "María"}]}]. Each component has a type (BODY, HEADER or BUTTON) and parameters, each with a type and, for text, its text.',
+				'The components of the template as a JSON array, e.g. [{"type": "BODY", "parameters": [{"type": "text", "text": "María"}]}]',
 			displayOptions: { show: { componentsInput: ['json'] } },
 		},
 		wabaSendOptions,

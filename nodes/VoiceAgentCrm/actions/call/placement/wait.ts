@@ -81,10 +81,13 @@ export async function readStatus(context: ReadContext, callId: string, itemIndex
 	return { status: answer.payload as IDataObject, rateLimited: answer.rateLimited };
 }
 
-/** One read of the full record with the transcript options of Get. */
+/**
+ * One read of the full record with the transcript options of Get. The record leads with `call_id`,
+ * the name Don't Wait returns it under, so that a mapping does not break when the wait changes.
+ */
 export async function readRecord(context: ReadContext, callId: string, settings: Pick<WaitSettings, 'recordQuery'>, itemIndex?: number) {
 	const answer = await apiRequest.call(context, 'getCall', { params: { callId }, query: settings.recordQuery, itemIndex });
-	return { record: answer.payload as IDataObject, rateLimited: answer.rateLimited };
+	return { record: { call_id: callId, ...(answer.payload as IDataObject) }, rateLimited: answer.rateLimited };
 }
 
 function hasContent(value: unknown): boolean {

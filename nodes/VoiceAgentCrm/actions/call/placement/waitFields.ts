@@ -21,27 +21,27 @@ export const waitForField: INodeProperties = {
 	options: [
 		{ name: "Don't Wait", value: 'none', description: 'Return the call ID as soon as the call is placed' },
 		{
-			name: 'Until Its Analysis Is Ready',
-			value: 'analysis',
-			description:
-				'Return the full call record once the call has ended and its AI analysis, recording and transcript have arrived (they come some seconds after the call ends)',
-		},
-		{
 			name: 'Until the Call Ends',
 			value: 'ended',
 			description: 'Return the full call record as soon as the call has ended (the analysis and transcript may not be there yet)',
 		},
+		{
+			name: 'Until Its Analysis Is Ready',
+			value: 'analysis',
+			description:
+				'Return the full call record once its AI analysis, recording and transcript have arrived, seconds after the call ends',
+		},
 	],
 	default: 'none',
 	description:
-		'Whether the node waits for the call and returns its record (outcome, analysis, transcript) for the next node. With many items, all calls are placed first, then awaited together.',
+		'Whether the node waits for the call and returns its record (outcome, analysis, transcript) for the next node',
 };
 
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Wait Options',
 	name: 'waitOptions',
 	type: 'collection',
-	placeholder: 'Add option',
+	placeholder: 'Add Option',
 	default: {},
 	displayOptions: WAIT_HIDDEN,
 	options: [
@@ -50,9 +50,12 @@ export const waitOptionsField: INodeProperties = {
 			name: 'resumeByWebhook',
 			type: 'boolean',
 			noDataExpression: true,
+			// an AI Agent waits for its tool's answer, which a waiting execution never gives: hidden in
+			// the tool form (n8n's `@tool`), the option is dropped from the parameters there
+			displayOptions: { show: { '@tool': [false] } },
 			default: false,
 			description:
-				"Whether to put the execution to wait, as n8n's Wait node does, instead of holding the worker: the call's own webhook URL becomes this execution's resume URL, and the execution resumes when the service reports the calls finished, or at the maximum wait. Needs n8n to be reachable from the service. The call's Webhook URL field must then stay empty.",
+				"Whether the execution waits like n8n's Wait node and resumes from the call's webhooks; n8n must be reachable from the service",
 		},
 		{
 			displayName: 'Hang Up at Timeout',
@@ -60,7 +63,7 @@ export const waitOptionsField: INodeProperties = {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to hang up a call that is still live when the maximum wait runs out. Off: the call goes on and the item fails saying so, with the call ID to follow it later.',
+				'Whether to hang up a call still live when the maximum wait runs out; otherwise the call goes on and the item fails',
 		},
 		{
 			displayName: 'Max Wait (Minutes)',
@@ -69,7 +72,7 @@ export const waitOptionsField: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				"Longest time to wait for each call, from its placement. 0 derives it: the agent's maximum call duration, plus any delay or schedule, plus 5 minutes for queueing, ringing and the analysis.",
+				"Longest wait for each call from its placement; 0 derives it from the agent's maximum call duration",
 		},
 	],
 };
@@ -123,3 +126,4 @@ export function waitSettingsOf(context: IExecuteFunctions, itemIndex: number): W
 		includeTranscript: choices.includeTranscript !== false,
 	};
 }
+
