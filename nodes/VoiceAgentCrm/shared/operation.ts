@@ -151,8 +151,7 @@ export class ItemResults {
 	}
 
 	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
-		const nodeError = itemError(this.context, error, itemIndex);
-		if (!this.context.continueOnFail()) throw withProgress(nodeError, this.progress(itemIndex));
+		const nodeError = continueOrThrow(this.context, error, itemIndex, () => this.progress(itemIndex));
 		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
 	}
 
@@ -184,9 +183,22 @@ export class ItemResults {
 	}
 }
 
-function withProgress<E extends NodeApiError | NodeOperationError>(error: E, progress: string): E {
-	if (progress) error.description = [error.description, progress].filter(Boolean).join(' ');
-	return error;
+/**
+ * The one Continue On Fail rule of every operation: the failure as a node error naming its item.
+ * With Continue On Fail off it is thrown, its description extended by what this run already did
+ * (`progress`); with it on it is returned, for the item's error output.
+ */
+export function continueOrThrow(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	progress: () => string = () => '',
+): NodeApiError | NodeOperationError {
+	const nodeError = itemError(context, error, itemIndex);
+	if (context.continueOnFail()) return nodeError;
+	const done = progress();
+	if (done) nodeError.description = [nodeError.description, done].filter(Boolean).join(' ');
+	throw nodeError;
 }
 
 /**
