@@ -159,8 +159,11 @@ export async function runInstantTriggerTest(n8n: N8nInstance, sim: Simulator): P
 	check(found.length === 6 && perCall.every((count) => count === 1), `the live call emitted once on its real end; every call exactly once (per call ${perCall.join(',')})`);
 
 	await n8n.restOk('POST', `/workflows/${workflowId}/deactivate`, {});
+	// from n8n 2.41 a deactivation is carried out after the answer (its publication outbox)
+	const restored = () => withUrl.webhook_url === PREVIOUS_URL && withoutUrl.webhook_url === null;
+	for (const deadline = Date.now() + 20_000; !restored() && Date.now() < deadline; ) await sleep(250);
 	check(
-		withUrl.webhook_url === PREVIOUS_URL && withoutUrl.webhook_url === null,
+		restored(),
 		`deactivation restored each agent's previous webhook URL (${withUrl.webhook_url}, ${withoutUrl.webhook_url})`,
 	);
 }
