@@ -69,6 +69,11 @@ export class SimClock {
 		this.ticker.unref();
 	}
 
+	/** True between `runOnItsOwn` and `stopRunning`: nobody waits on the due work, so it may be sent off in the background. */
+	get runsOnItsOwn(): boolean {
+		return this.ticker !== undefined;
+	}
+
 	/** Stop running on its own; waits for a pass under way. */
 	async stopRunning(): Promise<void> {
 		clearInterval(this.ticker);
