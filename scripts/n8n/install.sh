@@ -32,7 +32,8 @@ fi
 NPM_GYP="$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js"
 export PATH="$NODE24_PKG/bin:$PATH"
 
-# n8n itself. The registry here lacks some versions n8n 2.38.7 asks for: pin those with overrides.
+# n8n itself. The registry here lacks some versions n8n asks for (2.38.7 to 2.41.1 alike): pin those
+# with overrides. What blocks the versions that still do not install: README, "Which n8n versions CI runs".
 cat > "$CACHE_DIR/n8n/package.json" <<JSON
 {
 	"name": "n8n-holder",

@@ -306,6 +306,54 @@ export class N8nInstance {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The package installed the way the README tells a self-hoster to
+
+const BY_HAND_MARKER = '<!-- by-hand install:';
+
+/**
+ * The shell lines of the README's by-hand install (the ```bash block after its marker comment), with
+ * `packageSpec` (a tarball's path) in place of the package name on the `npm install` line.
+ */
+export function byHandInstallScript(readme: string, packageSpec: string = PACKAGE_NAME): string {
+	const start = readme.indexOf(BY_HAND_MARKER);
+	const block = start < 0 ? undefined : /```bash\n([\s\S]*?)```/.exec(readme.slice(start));
+	if (!block) throw new Error(`README.md has no by-hand install block after "${BY_HAND_MARKER}"`);
+	return block[1]
+		.split('\n')
+		.map((line) => (/^npm install /.test(line) ? line.replace(new RegExp(`(?<= )${PACKAGE_NAME}$`), () => packageSpec) : line))
+		.join('\n');
+}
+
+export interface ModuleResolution {
+	module: string;
+	/** Found from the package's own folder by plain Node resolution (a user's folder should find nothing). */
+	fromPackage: string | null;
+	/** Found once n8n's loader has set NODE_PATH, as when n8n loads the package. */
+	fromN8n: string | null;
+}
+
+/**
+ * Resolves `modules` from the installed package's entry file on the n8n's own Node, first as the
+ * folder alone allows, then the way n8n loads community packages: its node loader puts its own module
+ * paths on NODE_PATH (load-nodes-and-credentials.js: `process.env.NODE_PATH = module.paths...;
+ * module.constructor._initPaths()`), which is how n8n provides zod, luxon and n8n-workflow.
+ */
+export async function resolveAsN8nWould(install: N8nInstall, entryFile: string, modules: string[]): Promise<ModuleResolution[]> {
+	const loaderDir = path.join(path.dirname(install.n8nBin), '..', 'dist');
+	const script = `
+		const Module = require('node:module');
+		const [entry, loaderDir, ...modules] = process.argv.slice(1);
+		const resolve = (name) => { try { return Module.createRequire(entry).resolve(name); } catch { return null; } };
+		const fromPackage = modules.map(resolve);
+		process.env.NODE_PATH = Module._nodeModulePaths(loaderDir).join(require('node:path').delimiter);
+		Module._initPaths();
+		console.log(JSON.stringify(modules.map((module, i) => ({ module, fromPackage: fromPackage[i], fromN8n: resolve(module) }))));
+	`;
+	const { stdout } = await runOk(install.nodeBin, ['-e', script, entryFile, loaderDir, ...modules], { cwd: path.dirname(entryFile), env: { PATH: process.env.PATH ?? '' } });
+	return JSON.parse(stdout) as ModuleResolution[];
+}
+
+// ---------------------------------------------------------------------------------------------
 // Files
 
 export function freshDir(dir: string): string {

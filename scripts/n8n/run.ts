@@ -18,28 +18,33 @@
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { startSimulator } from '../../simulator';
 import { ensureChromium, runBrowserTest } from './browser';
 import { runExamples } from './examples';
 import {
+	byHandInstallScript,
+	check,
 	CheckFailure,
 	checks,
 	freePort,
 	freshDir,
-	installCommunityPackage,
 	installPaths,
 	keepSecret,
 	log,
 	N8nInstance,
+	PACKAGE_NAME,
 	redact,
+	resolveAsN8nWould,
 	ROOT,
 	runOk,
 	setUpOwner,
 	writeJson,
 } from './lib';
+import { disallowedRequires, externalModules } from './runtimeRequires';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
 import { prepareInstantTriggerWorkflow, runInstantTriggerTest } from './instantTrigger';
 import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
@@ -81,10 +86,14 @@ async function main(): Promise<void> {
 	});
 	log(`package: ${path.basename(tarball)}`);
 
-	const userFolder = freshDir(path.join(workDir, 'user'));
+	// outside the checkout, so that nothing resolves through the project's own node_modules
+	const userFolder = mkdtempSync(path.join(tmpdir(), `${PACKAGE_NAME}-test-n8n-`));
 	const n8n = new N8nInstance(install, userFolder, logDir, await freePort());
 	n8n.taskBrokerPort = await freePort();
-	await timed('install community package', () => installCommunityPackage(n8n, tarball));
+	log(`n8n user folder: ${userFolder}`);
+	const version = (await n8n.cliOk(['--version'])).stdout.trim();
+	check(!process.env.N8N_VERSION || version === process.env.N8N_VERSION, `n8n ${version} runs (N8N_VERSION ${process.env.N8N_VERSION ?? 'not set, install.sh default'})`);
+	await timed('install by hand', () => installByHand(n8n, tarball, logDir));
 
 	// 3. The simulator, in this process
 	const sim = await startSimulator({ apiKey: `vak_${randomBytes(18).toString('hex')}` });
@@ -148,6 +157,8 @@ async function main(): Promise<void> {
 		.join(', ')}`);
 	log(`logs: ${logDir}`);
 	log(`screenshots: ${screenshotDir}`);
+	if (failed) log(`n8n user folder kept: ${userFolder}`);
+	else rmSync(userFolder, { recursive: true, force: true });
 	if (failed) {
 		const message = failed instanceof Error ? failed.message : String(failed);
 		log(`FAILED after ${seconds}s: ${failed instanceof CheckFailure ? '' : 'error: '}${message}`);
@@ -157,6 +168,32 @@ async function main(): Promise<void> {
 	}
 	console.log(`test:n8n: ${checks.passed} passed, 0 failed (${seconds}s)`);
 	process.exit(0);
+}
+
+/**
+ * The tarball installed as the README's by-hand install says (its lines run in bash, HOME being the
+ * user folder, on the machine's Node and npm, with the tarball's path in place of the package name),
+ * then checked to be the install a user gets: the package alone in n8n's nodes folder, its run-time
+ * requirements missing from there and provided by this n8n.
+ */
+async function installByHand(n8n: N8nInstance, tarball: string, logDir: string): Promise<void> {
+	const script = byHandInstallScript(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), tarball);
+	log(`package: README's by-hand install, HOME=${n8n.userFolder}:\n${script.trim()}`);
+	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', HOME: n8n.userFolder, LANG: process.env.LANG ?? 'C.UTF-8' };
+	await runOk('bash', ['-euo', 'pipefail', '-c', script], { cwd: n8n.userFolder, env, logFile: path.join(logDir, 'install-by-hand.log') });
+
+	const modulesDir = path.join(n8n.n8nDir, 'nodes', 'node_modules');
+	const installed = readdirSync(modulesDir).filter((name) => !name.startsWith('.'));
+	check(installed.length === 1 && installed[0] === PACKAGE_NAME, `by-hand install: ${modulesDir} holds the package alone (no peer dependency installed beside it)`, () => installed.join(', '));
+
+	const packageDir = path.join(modulesDir, PACKAGE_NAME);
+	const entry = path.join(packageDir, (JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes[0]);
+	const required = externalModules(path.join(packageDir, 'dist'));
+	check(disallowedRequires(path.join(packageDir, 'dist')).length === 0, `installed package requires only relative files, Node built-ins and ${required.join(', ')}`);
+	for (const { module, fromPackage, fromN8n } of await resolveAsN8nWould(n8n.install, entry, required)) {
+		check(fromPackage === null, `${module}: not reachable from the user folder by itself (resolution is a user's, not the checkout's)`, () => String(fromPackage));
+		check(fromN8n?.startsWith(path.join(n8n.install.cacheDir, 'n8n', 'node_modules') + path.sep), `${module}: provided by this n8n (${fromN8n ? path.relative(n8n.install.cacheDir, fromN8n) : 'not found'})`);
+	}
 }
 
 void main().catch((error: unknown) => {

@@ -204,6 +204,8 @@ function makePlacer(sim: Simulator): (name: string) => Promise<string> {
 // ---------------------------------------------------------------------------------------------
 // Executions through n8n's REST API
 
+const EXECUTIONS_PAGE = 100;
+
 let flatted: { parse: (text: string) => unknown } | undefined;
 
 function parseFlatted(n8n: N8nInstance, text: string): unknown {
@@ -214,7 +216,9 @@ function parseFlatted(n8n: N8nInstance, text: string): unknown {
 
 export async function executionsOf(n8n: N8nInstance, workflowId: string): Promise<ExecutionDetail[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await n8n.restOk<{ data: { results: ExecutionSummary[] } }>('GET', `/executions?filter=${filter}&limit=250`);
+	// n8n 2.41 answers 400 to a limit above 100; this test makes a handful, so a full page means some were not seen
+	const list = await n8n.restOk<{ data: { results: ExecutionSummary[] } }>('GET', `/executions?filter=${filter}&limit=${EXECUTIONS_PAGE}`);
+	if (list.data.results.length >= EXECUTIONS_PAGE) throw new Error(`${workflowId}: ${EXECUTIONS_PAGE} executions or more, more than one page of n8n's list`);
 	const summaries = list.data.results.filter((e) => e.status !== 'running' && e.status !== 'new');
 	const details: ExecutionDetail[] = [];
 	for (const summary of summaries) {

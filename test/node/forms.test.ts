@@ -23,7 +23,7 @@ describe('The operation list', () => {
 	});
 
 	it('defaults each resource to its operation that creates and can run first, or else to reading', () => {
-		const defaults = Object.fromEntries(RESOURCES.map((resource) => [resource.option.value, resource.selector.default]));
+		const defaults = Object.fromEntries(RESOURCES.map((resource) => [resource.option.value, resource.defaultOperation]));
 		expect(defaults).toEqual({
 			call: 'placePhoneCall',
 			agent: 'create',
@@ -38,7 +38,7 @@ describe('The operation list', () => {
 			message: 'get',
 			whatsapp: 'sendTemplate',
 		});
-		for (const resource of RESOURCES) expect(resource.operations.map((op) => op.option.value)).toContain(resource.selector.default);
+		for (const resource of RESOURCES) expect(resource.operations.map((op) => op.option.value)).toContain(resource.defaultOperation);
 	});
 
 	it('shows a subtitle a person reads on the canvas ("Call: Place AI Call")', () => {

@@ -28,6 +28,19 @@ const LIMIT = z.object({
 });
 
 /** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
+/** The Filters collection of a list operation; `description` where the filters need explaining. */
+export function filtersField(options: INodeProperties[], description?: string): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		...(description && { description }),
+		options,
+	};
+}
+
 export function listOptionsOf(context: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll, limit: Infinity };

@@ -23,12 +23,11 @@ export interface Operation {
 export interface Resource {
 	option: INodePropertyOptions & { value: string };
 	/**
-	 * The operation selector, shown for this resource; its options are the operations' own. Its
-	 * default follows one rule: the operation that creates something and can run first (Create,
-	 * Place AI Call, Send, Send Template); a resource that creates nothing defaults to Get Many, or
-	 * Get where it has no list.
+	 * The operation the selector shows first, by one rule: the operation that creates something and
+	 * can run first (Create, Place AI Call, Send, Send Template); a resource that creates nothing
+	 * defaults to Get Many, or Get where it has no list.
 	 */
-	selector: INodeProperties;
+	defaultOperation: string;
 	operations: Operation[];
 }
 
@@ -67,10 +66,15 @@ function toolDescriptionField(op: Operation): INodeProperties {
 /** The operation selector and every field of a resource, each shown only for its operation. */
 export function resourceProperties(resource: Resource): INodeProperties[] {
 	const { value } = resource.option;
+	const { defaultOperation } = resource;
 	const selector: INodeProperties = {
-		...resource.selector,
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
 		displayOptions: { show: { resource: [value] } },
 		options: resource.operations.map((op) => op.option),
+		default: defaultOperation,
 	};
 	const fields = resource.operations.flatMap((op) =>
 		[...op.fields, toolDescriptionField(op)].map((field) => ({
@@ -147,8 +151,7 @@ export class ItemResults {
 	}
 
 	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
-		const nodeError = itemError(this.context, error, itemIndex);
-		if (!this.context.continueOnFail()) throw withProgress(nodeError, this.progress(itemIndex));
+		const nodeError = continueOrThrow(this.context, error, itemIndex, () => this.progress(itemIndex));
 		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
 	}
 
@@ -180,9 +183,22 @@ export class ItemResults {
 	}
 }
 
-function withProgress<E extends NodeApiError | NodeOperationError>(error: E, progress: string): E {
-	if (progress) error.description = [error.description, progress].filter(Boolean).join(' ');
-	return error;
+/**
+ * The one Continue On Fail rule of every operation: the failure as a node error naming its item.
+ * With Continue On Fail off it is thrown, its description extended by what this run already did
+ * (`progress`); with it on it is returned, for the item's error output.
+ */
+export function continueOrThrow(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	progress: () => string = () => '',
+): NodeApiError | NodeOperationError {
+	const nodeError = itemError(context, error, itemIndex);
+	if (context.continueOnFail()) return nodeError;
+	const done = progress();
+	if (done) nodeError.description = [nodeError.description, done].filter(Boolean).join(' ');
+	throw nodeError;
 }
 
 /**

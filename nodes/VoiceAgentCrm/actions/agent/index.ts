@@ -7,13 +7,6 @@ import { update } from './update.operation';
 
 export const agent: Resource = {
 	option: { name: 'Agent', value: 'agent', description: 'Voice AI agents and the voices they speak with' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'create',
-	},
+	defaultOperation: 'create',
 	operations: [create, get, getMany, listVoices, update],
 };

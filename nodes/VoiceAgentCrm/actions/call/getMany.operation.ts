@@ -1,7 +1,7 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
@@ -22,13 +22,7 @@ const RECORD_STATUSES = [
 	'voice_mail',
 ] as const;
 
-const filtersField: INodeProperties = {
-	displayName: 'Filters',
-	name: 'filters',
-	type: 'collection',
-	placeholder: 'Add Filter',
-	default: {},
-	options: [
+const callFilters = filtersField([
 		{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
 		{
 			displayName: 'Record Status',
@@ -49,8 +43,7 @@ const filtersField: INodeProperties = {
 			default: 'completed',
 			description: "Only calls with this call_status in the call record's words (Get Status uses other words, e.g. ended)",
 		},
-	],
-};
+]);
 
 const FILTERS = z.object({
 	agentId: UUID.optional(),
@@ -65,7 +58,7 @@ export const getMany: Operation = {
 		description: 'List calls, newest first, optionally only those of an agent or with a record status',
 	},
 	endpoint: 'listCalls',
-	fields: [...returnAllFields, filtersField],
+	fields: [...returnAllFields, callFilters],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const given = validateItem(

@@ -9,13 +9,6 @@ import { stop } from './stop.operation';
 
 export const call: Resource = {
 	option: { name: 'Call', value: 'call', description: 'Outbound AI phone calls: place, follow, stop and cancel them' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'placePhoneCall',
-	},
+	defaultOperation: 'placePhoneCall',
 	operations: [cancel, get, getMany, getStatus, placePhoneCall, placeContactCall, stop],
 };

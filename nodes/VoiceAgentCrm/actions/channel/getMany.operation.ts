@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
@@ -47,53 +47,48 @@ export const getMany: Operation = {
 			default: 'desc',
 			description: 'Order of the channels by when they were created',
 		},
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Answer Method',
-					name: 'answerMethod',
-					type: 'options',
-					options: [
-						{ name: 'Auto (AI Agent)', value: 'auto' },
-						{ name: 'Manual (Human Agents)', value: 'manual' },
-					],
-					default: 'manual',
-					description: 'Only channels answered this way',
-				},
-				{
-					displayName: 'Name',
-					name: 'name',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. Sales',
-					description: 'Only channels whose name contains this text',
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					options: [
-						{ name: 'Active', value: 'active' },
-						{ name: 'Inactive', value: 'inactive' },
-					],
-					default: 'active',
-					description: 'Only channels with this status',
-				},
-				{
-					displayName: 'Type',
-					name: 'type',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. WABA',
-					description: 'Only channels of this type, e.g. WABA for WhatsApp Business',
-				},
+		filtersField(
+			[
+			{
+				displayName: 'Answer Method',
+				name: 'answerMethod',
+				type: 'options',
+				options: [
+					{ name: 'Auto (AI Agent)', value: 'auto' },
+					{ name: 'Manual (Human Agents)', value: 'manual' },
+				],
+				default: 'manual',
+				description: 'Only channels answered this way',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. Sales',
+				description: 'Only channels whose name contains this text',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Active', value: 'active' },
+					{ name: 'Inactive', value: 'inactive' },
+				],
+				default: 'active',
+				description: 'Only channels with this status',
+			},
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. WABA',
+				description: 'Only channels of this type, e.g. WABA for WhatsApp Business',
+			},
 			],
-		},
+		),
 	],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as ChannelFilters;

@@ -3,13 +3,6 @@ import { getMany } from './getMany.operation';
 
 export const channel: Resource = {
 	option: { name: 'Channel', value: 'channel', description: 'Messaging channels, such as a WhatsApp Business number' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'getAll',
-	},
+	defaultOperation: 'getAll',
 	operations: [getMany],
 };

@@ -3,13 +3,6 @@ import { createComment } from './create.operation';
 
 export const comment: Resource = {
 	option: { name: 'Comment', value: 'comment', description: 'Notes on a contact, from a member, the system, an AI or an automation' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'create',
-	},
+	defaultOperation: 'create',
 	operations: [createComment],
 };

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiList } from '../../transport/request';
@@ -18,40 +18,35 @@ export const getManyContacts: Operation = {
 	endpoint: 'listContacts',
 	fields: [
 		...returnAllFields,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			description: 'Only return contacts whose fields contain these texts (partial match)',
-			options: [
-				{
-					displayName: 'Email',
-					name: 'email',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. @example.com',
-					description: 'Part of the email address, e.g. @example.com for everyone at that domain',
-				},
-				{
-					displayName: 'Full Name',
-					name: 'fullName',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. García',
-					description: 'Part of the full name, e.g. García',
-				},
-				{
-					displayName: 'Phone Number',
-					name: 'phoneNumber',
-					type: 'string',
-					default: '',
-					placeholder: 'e.g. +3460',
-					description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
-				},
+		filtersField(
+			[
+			{
+				displayName: 'Email',
+				name: 'email',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. @example.com',
+				description: 'Part of the email address, e.g. @example.com for everyone at that domain',
+			},
+			{
+				displayName: 'Full Name',
+				name: 'fullName',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. García',
+				description: 'Part of the full name, e.g. García',
+			},
+			{
+				displayName: 'Phone Number',
+				name: 'phoneNumber',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. +3460',
+				description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
+			},
 			],
-		},
+			'Only return contacts whose fields contain these texts (partial match)',
+		),
 	],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

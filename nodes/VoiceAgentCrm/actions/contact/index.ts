@@ -12,13 +12,6 @@ export const contact: Resource = {
 		value: 'contact',
 		description: 'People of the organization, with their phone number, details, custom fields, tags and comments',
 	},
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'create',
-	},
+	defaultOperation: 'create',
 	operations: [createContact, deleteContact, getContactComments, getManyContacts, getContactTags, updateContact],
 };

@@ -7,13 +7,6 @@ export const event: Resource = {
 		value: 'event',
 		description: 'Business events from other systems (purchases, forms, visits), recorded on contacts',
 	},
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'send',
-	},
+	defaultOperation: 'send',
 	operations: [send],
 };

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/operation';
-import { itemError } from '../../shared/operation';
+import { continueOrThrow } from '../../shared/operation';
 import { apiRequest, type ApiAnswer } from '../../transport/request';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
@@ -70,9 +70,7 @@ function rowPreparer(context: IExecuteFunctions, read: EventReader['read'], deri
 		try {
 			raw = read(row);
 		} catch (error) {
-			const nodeError = itemError(context, error, row);
-			if (!context.continueOnFail()) throw nodeError;
-			tally.failed(row, nodeError);
+			tally.failed(row, continueOrThrow(context, error, row));
 			return undefined;
 		}
 		const verdict = checkEvent(raw, now);
@@ -134,8 +132,7 @@ class BatchSender {
 			});
 			recordResults(context, batch, answer, tally);
 		} catch (error) {
-			const nodeError = itemError(context, error, batch.rows[0].row);
-			if (!context.continueOnFail()) throw withProgress(nodeError, batch, tally);
+			const nodeError = continueOrThrow(context, error, batch.rows[0].row, () => progressOf(batch, tally));
 			for (const entry of batch.rows) tally.failed(entry.row, nodeError);
 			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
 		}
@@ -186,10 +183,8 @@ function recordResults(context: IExecuteFunctions, batch: Batch, answer: ApiAnsw
 }
 
 /** The error that stops the run, saying what earlier requests stored and what was not sent. */
-function withProgress(error: NodeApiError | NodeOperationError, batch: Batch, tally: EventTally): NodeApiError | NodeOperationError {
+function progressOf(batch: Batch, tally: EventTally): string {
 	const first = batch.rows[0].row;
 	const last = batch.rows[batch.rows.length - 1].row;
-	const progress = `The failed request held items ${first} to ${last}. Earlier requests of this run stored ${tally.stored()} events; later items were not sent. Events with an Event ID are never stored twice when the workflow runs again.`;
-	error.description = error.description ? `${error.description} ${progress}` : progress;
-	return error;
+	return `The failed request held items ${first} to ${last}. Earlier requests of this run stored ${tally.stored()} events; later items were not sent. Events with an Event ID are never stored twice when the workflow runs again.`;
 }

@@ -3,13 +3,6 @@ import { get } from './get.operation';
 
 export const message: Resource = {
 	option: { name: 'Message', value: 'message', description: 'Messages of conversation threads' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'get',
-	},
+	defaultOperation: 'get',
 	operations: [get],
 };

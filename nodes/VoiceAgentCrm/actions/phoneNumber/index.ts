@@ -3,13 +3,6 @@ import { getAll } from './getAll.operation';
 
 export const phoneNumber: Resource = {
 	option: { name: 'Phone Number', value: 'phoneNumber', description: 'The phone numbers of the organization that calls are placed from' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'getAll',
-	},
+	defaultOperation: 'getAll',
 	operations: [getAll],
 };

@@ -5,13 +5,6 @@ import { getManyTags } from './getMany.operation';
 
 export const tag: Resource = {
 	option: { name: 'Tag', value: 'tag', description: 'Colored labels the organization puts on contacts' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'create',
-	},
+	defaultOperation: 'create',
 	operations: [createTag, deleteTag, getManyTags],
 };

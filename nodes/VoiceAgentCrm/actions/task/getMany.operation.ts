@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
@@ -20,23 +20,18 @@ export const getManyTasks: Operation = {
 	endpoint: 'listTasks',
 	fields: [
 		...returnAllFields,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					default: 'todo',
-					description: 'Only return tasks with this status',
-					options: STATUS_OPTIONS,
-				},
+		filtersField(
+			[
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'todo',
+				description: 'Only return tasks with this status',
+				options: STATUS_OPTIONS,
+			},
 			],
-		},
+		),
 	],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

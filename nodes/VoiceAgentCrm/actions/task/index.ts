@@ -5,13 +5,6 @@ import { getManyTasks } from './getMany.operation';
 
 export const task: Resource = {
 	option: { name: 'Task', value: 'task', description: 'To-dos of the organization, with status, priority and assignees' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'create',
-	},
+	defaultOperation: 'create',
 	operations: [createTask, getTask, getManyTasks],
 };

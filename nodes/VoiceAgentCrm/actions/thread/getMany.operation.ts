@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { listOptionsOf, returnAllFields } from '../../shared/fields';
+import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import { channelLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
@@ -23,30 +23,25 @@ export const getMany: Operation = {
 	endpoint: 'listThreads',
 	fields: [
 		...returnAllFields,
-		{
-			displayName: 'Filters',
-			name: 'filters',
-			type: 'collection',
-			placeholder: 'Add Filter',
-			default: {},
-			options: [
-				{
-					...channelLocator('channelId', 'Channel', false),
-					description: 'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
-				},
-				{
-					displayName: 'Status',
-					name: 'status',
-					type: 'options',
-					options: [
-						{ name: 'Closed', value: 'closed' },
-						{ name: 'Open', value: 'open' },
-					],
-					default: 'open',
-					description: 'Only threads with this status',
-				},
+		filtersField(
+			[
+			{
+				...channelLocator('channelId', 'Channel', false),
+				description: 'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				options: [
+					{ name: 'Closed', value: 'closed' },
+					{ name: 'Open', value: 'open' },
+				],
+				default: 'open',
+				description: 'Only threads with this status',
+			},
 			],
-		},
+		),
 	],
 	execute: perItem(async function (itemIndex) {
 		const input = {

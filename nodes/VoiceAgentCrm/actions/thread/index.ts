@@ -4,13 +4,6 @@ import { update } from './update.operation';
 
 export const thread: Resource = {
 	option: { name: 'Thread', value: 'thread', description: 'Conversation threads between a channel and a contact' },
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'getAll',
-	},
+	defaultOperation: 'getAll',
 	operations: [getMany, update],
 };

@@ -10,13 +10,6 @@ export const whatsapp: Resource = {
 		value: 'whatsapp',
 		description: 'Send media, approved templates and text messages through a WhatsApp Business channel',
 	},
-	selector: {
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		options: [],
-		default: 'sendTemplate',
-	},
+	defaultOperation: 'sendTemplate',
 	operations: [getTemplates, sendMedia, sendMessage, sendTemplate],
 };
