@@ -197,6 +197,8 @@ interface Lifecycle {
 	epoch: number;
 	/** Clock times of steps still to run, so that `driveCallToEnd` knows where to move the clock. */
 	pendingSteps: number[];
+	/** Webhook deliveries sent in the background, chained so that one call's events arrive in order. */
+	deliveries: Promise<void>;
 }
 
 const lifecycles = new WeakMap<Call, Lifecycle>();
@@ -205,7 +207,7 @@ function lifecycleOf(sim: Simulator, org: Organization, call: Call): Lifecycle {
 	let life = lifecycles.get(call);
 	if (!life) {
 		// inserted records get a life cycle only when a stop or cancel acts on them
-		life = { sim, org, script: scriptFrom({}), epoch: 0, pendingSteps: [] };
+		life = { sim, org, script: scriptFrom({}), epoch: 0, pendingSteps: [], deliveries: Promise.resolve() };
 		lifecycles.set(call, life);
 	}
 	return life;
@@ -223,7 +225,7 @@ function step(life: Lifecycle, at: number, run: (at: number) => void | Promise<v
 
 /** Start the life cycle of a call just stored in `org.calls`; takes the next plan of the organization. */
 export function startCallLifecycle(sim: Simulator, org: Organization, call: Call): void {
-	const life: Lifecycle = { sim, org, script: takeScript(org), epoch: 0, pendingSteps: [] };
+	const life: Lifecycle = { sim, org, script: takeScript(org), epoch: 0, pendingSteps: [], deliveries: Promise.resolve() };
 	lifecycles.set(call, life);
 	touchContact(org, call, sim.clock.now());
 	if (call.place_at > sim.clock.now()) {
@@ -296,7 +298,13 @@ async function notify(life: Lifecycle, call: Call, event: CallWebhookEvent, at: 
 		finished: call.finished,
 		timestamp: life.sim.clock.iso(at),
 	};
-	for (const url of urls) await life.sim.postWebhook(url, payload);
+	const deliver = async () => {
+		for (const url of urls) await life.sim.postWebhook(url, payload);
+	};
+	if (!life.sim.clock.runsOnItsOwn) return deliver();
+	// Due work also runs before a request is answered: a slow receiver must not hold API requests
+	// (nor other calls' life cycles) behind it. A controlled clock (tests) still awaits, to stay deterministic.
+	life.deliveries = life.deliveries.then(deliver);
 }
 
 /** The called contact's last activity, which the events rules use to pick among contacts sharing a phone. */

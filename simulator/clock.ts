@@ -55,8 +55,9 @@ export class SimClock {
 
 	/**
 	 * Run due work every `tickMs` of real time, so that call life cycles and webhooks happen on
-	 * time with no request arriving. One pass at a time: a slow webhook delays the next pass
-	 * rather than running tasks out of order. Tests keep the clock they move themselves.
+	 * time with no request arriving. One pass at a time, so tasks never run out of order; call
+	 * webhooks are then sent in the background (`notify`), so no pass waits on a receiver. Tests keep
+	 * the clock they move themselves.
 	 */
 	runOnItsOwn(tickMs = 100): void {
 		if (this.ticker) return;
@@ -67,6 +68,11 @@ export class SimClock {
 				.finally(() => (this.running = undefined));
 		}, tickMs);
 		this.ticker.unref();
+	}
+
+	/** True between `runOnItsOwn` and `stopRunning`: nobody waits on the due work, so it may be sent off in the background. */
+	get runsOnItsOwn(): boolean {
+		return this.ticker !== undefined;
 	}
 
 	/** Stop running on its own; waits for a pass under way. */

@@ -302,7 +302,8 @@ async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
 		`each sync's summary: ${ROWS} received, 0 failed`,
 		() => JSON.stringify(summaries),
 	);
-	const stored = storedEvents(sim.org, { event_name: 'Queue Sync Row' });
+	// the service stores names normalized to snake_case: 'Queue Sync Row' → 'queue_sync_row'
+	const stored = storedEvents(sim.org, { event_name: 'queue_sync_row' });
 	const rows = new Set(stored.map((e) => String((e.params as Record<string, unknown>).row)));
 	check(stored.length === SYNCS * ROWS && rows.size === SYNCS * ROWS, `${stored.length} events stored, ${rows.size} distinct rows: none twice, none missing`);
 	const requests = sim.requestsTo('POST', '/v1/events');

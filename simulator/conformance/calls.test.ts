@@ -550,6 +550,40 @@ describe('Call webhooks', () => {
 		expect(sim.webhooks.map((w) => w.status)).toEqual([200, 200]);
 	});
 
+	it('with the clock running on its own, a receiver that has not answered yet holds no API request; its events still come in order', async () => {
+		const held: Array<() => void> = [];
+		const slowReceiver = http.createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk) => (text += chunk));
+			req.on('end', () => {
+				received.push({ path: req.url ?? '', payload: JSON.parse(text) });
+				held.push(() => res.end('ok'));
+			});
+		});
+		await new Promise<void>((resolve) => slowReceiver.listen(0, '127.0.0.1', resolve));
+		try {
+			planCalls(sim).next({ queueMs: 10, ringMs: 10, talkMs: 10, finishedDelayMs: 10, reasonDelayMs: 10, analysisDelayMs: 10 });
+			const callId = await placePhoneCall({ webhook_url: `http://127.0.0.1:${(slowReceiver.address() as AddressInfo).port}/slow` });
+			sim.clock.runOnItsOwn(5);
+			while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+			// call_started is held by the receiver; the call ends meanwhile and the API answers at once
+			while (!sim.org.calls.get(callId)!.call_analysis) await new Promise((resolve) => setTimeout(resolve, 20));
+			expect((await api(sim, 'GET', `/v1/calls/${callId}`)).status).toBe(200);
+			expect(received.map((r) => r.payload.event)).toEqual(['call_started']);
+			while (received.length < 3) {
+				held.splice(0).forEach((answer) => answer());
+				await new Promise((resolve) => setTimeout(resolve, 20));
+			}
+			held.splice(0).forEach((answer) => answer());
+			expect(received.map((r) => r.payload.event)).toEqual(['call_started', 'call_ended', 'transcript_ready']);
+		} finally {
+			held.splice(0).forEach((answer) => answer());
+			await sim.clock.stopRunning();
+			slowReceiver.closeAllConnections();
+			await new Promise<void>((resolve) => slowReceiver.close(() => resolve()));
+		}
+	});
+
 	it('posts nothing when neither the agent nor the call has a webhook URL', async () => {
 		const callId = await placePhoneCall();
 		await driveCallToEnd(sim, callId);
