@@ -1,7 +1,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine';
-import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
+import type { FakeTime } from '../../harness/fakeTime';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
 import { WaitingExecution } from '../../harness/waitingExecution';
 import { startSimulator, type Simulator } from '../../simulator';
 import { planCalls } from '../../simulator';
@@ -42,13 +43,9 @@ describe.each(PLACE_OPERATIONS)('%s: call_id in every output, whatever the wait'
 	describe('holding the worker', () => {
 		let time: FakeTime;
 		let sim: Simulator;
-		beforeEach(async () => {
-			time = installFakeTime();
-			sim = await startSimulator();
-		});
-		afterEach(async () => {
-			await sim.stop();
-			time.uninstall();
+		withSimulatorOnFakeTime((t, s) => {
+			time = t;
+			sim = s;
 		});
 
 		it.each(['none', 'ended', 'analysis'])('Wait for Outcome = %s', async (waitFor) => {

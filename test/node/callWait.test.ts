@@ -1,8 +1,9 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine';
-import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
-import { startSimulator, type Simulator } from '../../simulator';
+import type { FakeTime } from '../../harness/fakeTime';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
+import type { Simulator } from '../../simulator';
 import { DEFAULT_TIMINGS, planCalls } from '../../simulator';
 
 /**
@@ -19,14 +20,9 @@ const MINUTE = 60_000;
 describe('Place AI Call and wait for its outcome (polling)', () => {
 	let time: FakeTime;
 	let sim: Simulator;
-	beforeEach(async () => {
-		time = installFakeTime();
-		// after the fake clock: the simulator's clock then follows it
-		sim = await startSimulator();
-	});
-	afterEach(async () => {
-		await sim.stop();
-		time.uninstall();
+	withSimulatorOnFakeTime((t, s) => {
+		time = t;
+		sim = s;
 	});
 
 	const agent = () => [...sim.org.agents.values()][0];

@@ -3,8 +3,9 @@ import { NodeHelpers } from 'n8n-workflow';
 
 import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine';
 import { ACTION_NODE, MANUAL_TRIGGER } from '../../harness/nodeTypes';
-import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
-import { planCalls, startSimulator, type Simulator } from '../../simulator';
+import type { FakeTime } from '../../harness/fakeTime';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
+import { planCalls, type Simulator } from '../../simulator';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 import { toolDescriptionOf } from '../../nodes/VoiceAgentCrm/shared/operation';
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
@@ -64,13 +65,9 @@ describe('The node as an AI Agent tool', () => {
 	describe('run through the engine', () => {
 		let time: FakeTime;
 		let sim: Simulator;
-		beforeEach(async () => {
-			time = installFakeTime();
-			sim = await startSimulator();
-		});
-		afterEach(async () => {
-			await sim.stop();
-			time.uninstall();
+		withSimulatorOnFakeTime((t, s) => {
+			time = t;
+			sim = s;
 		});
 
 		it('a Free the Worker While Waiting left in saved parameters is dropped: the tool answers with the record, the execution never waits', async () => {
