@@ -20,7 +20,10 @@ const CALLS_AWAITED_TOGETHER = 100;
  *   record reads of the wait in any 60 s (goal ≤ 60, half the organization's 120 a minute).
  */
 export async function run(): Promise<Record<string, number>> {
-	return { ...(await oneCall()), call_wait_busiest_minute_requests: await busiestMinuteOfManyCalls() };
+	return {
+		...(await oneCall()),
+		call_wait_busiest_minute_requests: await busiestMinuteOfManyCalls(),
+	};
 }
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
@@ -51,8 +54,10 @@ async function oneCall(): Promise<Record<string, number>> {
 		planCalls(sim).next({ talkMs: TALK_MS });
 		const startedAt = time.now();
 		const { items, error } = await time.runUntilSettled(placeAndAwaitAnalysis(sim, '+14155550199'));
-		if (error || !items[0]?.json.call_analysis) throw new Error(`the wait did not return the analysis: ${error?.message ?? 'no analysis'}`);
-		const analysisAt = DEFAULT_TIMINGS.queueMs + DEFAULT_TIMINGS.ringMs + TALK_MS + DEFAULT_TIMINGS.analysisDelayMs;
+		if (error || !items[0]?.json.call_analysis)
+			throw new Error(`the wait did not return the analysis: ${error?.message ?? 'no analysis'}`);
+		const analysisAt =
+			DEFAULT_TIMINGS.queueMs + DEFAULT_TIMINGS.ringMs + TALK_MS + DEFAULT_TIMINGS.analysisDelayMs;
 		return {
 			call_wait_status_polls: sim.requestsTo('GET', STATUS_READ).length,
 			call_wait_record_reads: sim.requestsTo('GET', RECORD_READ).length,
@@ -70,13 +75,23 @@ async function busiestMinuteOfManyCalls(): Promise<number> {
 	const sim = await startSimulator();
 	try {
 		const plans = planCalls(sim);
-		for (let i = 0; i < CALLS_AWAITED_TOGETHER; i++) plans.next({ talkMs: (1 + (i % 10)) * MINUTE });
+		for (let i = 0; i < CALLS_AWAITED_TOGETHER; i++)
+			plans.next({ talkMs: (1 + (i % 10)) * MINUTE });
 		const { items, error } = await time.runUntilSettled(
-			placeAndAwaitAnalysis(sim, '={{ $json.to }}', Array.from({ length: CALLS_AWAITED_TOGETHER }, (_, i) => ({ to: `+1415555${String(1000 + i)}` }))),
+			placeAndAwaitAnalysis(
+				sim,
+				'={{ $json.to }}',
+				Array.from({ length: CALLS_AWAITED_TOGETHER }, (_, i) => ({
+					to: `+1415555${String(1000 + i)}`,
+				})),
+			),
 		);
 		const analysed = items.filter((item) => item.json.call_analysis).length;
-		if (error || analysed !== CALLS_AWAITED_TOGETHER) throw new Error(`the wait returned ${analysed} analyses: ${error?.message ?? ''}`);
-		const reads = [...sim.requestsTo('GET', STATUS_READ), ...sim.requestsTo('GET', RECORD_READ)].map((r) => r.at).sort((a, b) => a - b);
+		if (error || analysed !== CALLS_AWAITED_TOGETHER)
+			throw new Error(`the wait returned ${analysed} analyses: ${error?.message ?? ''}`);
+		const reads = [...sim.requestsTo('GET', STATUS_READ), ...sim.requestsTo('GET', RECORD_READ)]
+			.map((r) => r.at)
+			.sort((a, b) => a - b);
 		return busiestWindow(reads, MINUTE);
 	} finally {
 		await sim.stop();

@@ -7,7 +7,8 @@ const CONTACTS = 25_000;
 /** How many rate windows (aligned like the simulator's fixed windows) received the whole budget. */
 function exhaustedWindows(times: number[], windowMs: number, budget: number): number {
 	const perWindow = new Map<number, number>();
-	for (const at of times) perWindow.set(Math.floor(at / windowMs), (perWindow.get(Math.floor(at / windowMs)) ?? 0) + 1);
+	for (const at of times)
+		perWindow.set(Math.floor(at / windowMs), (perWindow.get(Math.floor(at / windowMs)) ?? 0) + 1);
 	return [...perWindow.values()].filter((count) => count >= budget).length;
 }
 
@@ -29,14 +30,20 @@ export async function run(): Promise<Record<string, number>> {
 		if (error) throw new Error(`the run failed: ${error.message}`);
 		const ids = new Set(items.map((item) => item.json.id));
 		if (ids.size !== CONTACTS || items.length !== CONTACTS) {
-			throw new Error(`expected ${CONTACTS} distinct contacts, got ${items.length} items (${ids.size} distinct)`);
+			throw new Error(
+				`expected ${CONTACTS} distinct contacts, got ${items.length} items (${ids.size} distinct)`,
+			);
 		}
 		const listings = sim.requestsTo('GET', '/v1/contacts');
 		return {
 			contacts_requests_25k: listings.length,
 			contacts_429s: listings.filter((request) => request.status === 429).length,
 			// windows whose whole listing budget was spent: the node then had to wait for the reset
-			contacts_exhausted_windows: exhaustedWindows(listings.map((request) => request.at), sim.windowMs, sim.limits.listing),
+			contacts_exhausted_windows: exhaustedWindows(
+				listings.map((request) => request.at),
+				sim.windowMs,
+				sim.limits.listing,
+			),
 			contacts_25k_seconds: Math.round((Date.now() - started) / 100) / 10,
 		};
 	} finally {

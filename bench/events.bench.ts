@@ -40,7 +40,12 @@ const AUTOMATIC: INodeParameters = {
 	eventInput: 'autoMapInputData',
 	columnNames: { eventName: 'event', occurredAt: 'at', value: 'amount' },
 };
-const AS_JSON: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' };
+const AS_JSON: INodeParameters = {
+	resource: 'event',
+	operation: 'send',
+	eventInput: 'json',
+	eventJson: '={{ $json }}',
+};
 
 /**
  * CRM rows: 200 customers, each with purchases at distinct times (so their derived IDs differ);
@@ -61,17 +66,28 @@ async function requestsAndCpu(): Promise<Record<string, number>> {
 	const child = await simulatorProcess();
 	try {
 		const figures: Record<string, number> = {};
-		for (const [suffix, parameters, shift] of [['', FIELDS, 0], ['_computed', COMPUTED, 1], ['_automatic', AUTOMATIC, 2]] as const) {
+		for (const [suffix, parameters, shift] of [
+			['', FIELDS, 0],
+			['_computed', COMPUTED, 1],
+			['_automatic', AUTOMATIC, 2],
+		] as const) {
 			const before = await child.ask<number>('requests');
 			const rows = crmRows(10_000, shift);
 			const cpuBefore = process.cpuUsage();
-			const { items, error } = await runNode({ credentials: child.credentials, parameters, items: rows });
+			const { items, error } = await runNode({
+				credentials: child.credentials,
+				parameters,
+				items: rows,
+			});
 			const cpu = process.cpuUsage(cpuBefore);
 			if (error) throw new Error(`the 10,000-row run${suffix} failed: ${error.message}`);
 			const stored = new Set(await child.ask<string[]>('storedIds'));
-			const lost = items.filter((item) => item.json.status !== 'created' || !stored.has(item.json.event_id as string)).length;
+			const lost = items.filter(
+				(item) => item.json.status !== 'created' || !stored.has(item.json.event_id as string),
+			).length;
 			if (lost) throw new Error(`${lost} of 10,000 rows were not stored${suffix}`);
-			if (suffix === '') figures.events_requests_10k = (await child.ask<number>('requests')) - before;
+			if (suffix === '')
+				figures.events_requests_10k = (await child.ask<number>('requests')) - before;
 			figures[`events_engine_cpu_ms_10k${suffix}`] = Math.round((cpu.user + cpu.system) / 1000);
 		}
 		return figures;
@@ -81,18 +97,41 @@ async function requestsAndCpu(): Promise<Record<string, number>> {
 }
 
 async function rowsLost(): Promise<number> {
-	const sim = await startSimulator({ windowMs: 1000, fractionalSeconds: true, limits: { events: 5, eventsAnonymous: 2 } });
+	const sim = await startSimulator({
+		windowMs: 1000,
+		fractionalSeconds: true,
+		limits: { events: 5, eventsAnonymous: 2 },
+	});
 	try {
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { status: 429, retryAfter: 0.2 }, times: 3 });
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { drop: true, afterHandling: true } });
-		const rows = Array.from({ length: 5000 }, (_, i) => ({ event_name: 'bench_lost', event_id: `lost-${i}`, contact: { email: `lost-${i % 50}@example.com` } }));
-		const { items, error } = await runNode({ credentials: credentialsOf(sim), parameters: AS_JSON, items: rows });
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/events',
+			fault: { status: 429, retryAfter: 0.2 },
+			times: 3,
+		});
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/events',
+			fault: { drop: true, afterHandling: true },
+		});
+		const rows = Array.from({ length: 5000 }, (_, i) => ({
+			event_name: 'bench_lost',
+			event_id: `lost-${i}`,
+			contact: { email: `lost-${i % 50}@example.com` },
+		}));
+		const { items, error } = await runNode({
+			credentials: credentialsOf(sim),
+			parameters: AS_JSON,
+			items: rows,
+		});
 		if (error) return rows.length;
 		const storedTimes = new Map<string, number>();
 		for (const event of storedEvents(sim.org, { event_name: 'bench_lost' })) {
 			storedTimes.set(event.event_id!, (storedTimes.get(event.event_id!) ?? 0) + 1);
 		}
-		return rows.filter((row, i) => !isAnswered(items[i]?.json.status) || storedTimes.get(row.event_id) !== 1).length;
+		return rows.filter(
+			(row, i) => !isAnswered(items[i]?.json.status) || storedTimes.get(row.event_id) !== 1,
+		).length;
 	} finally {
 		await sim.stop();
 	}
@@ -100,15 +139,30 @@ async function rowsLost(): Promise<number> {
 
 async function budgetShare(): Promise<number> {
 	const budget = 5;
-	const sim = await startSimulator({ windowMs: 1000, fractionalSeconds: true, limits: { events: budget } });
+	const sim = await startSimulator({
+		windowMs: 1000,
+		fractionalSeconds: true,
+		limits: { events: budget },
+	});
 	try {
-		const rows = Array.from({ length: 4000 }, (_, i) => ({ event_name: 'bench_share', event_id: `share-${i}`, contact: { email: `share-${i % 50}@example.com` } }));
-		const { error } = await runNode({ credentials: credentialsOf(sim), parameters: AS_JSON, items: rows });
+		const rows = Array.from({ length: 4000 }, (_, i) => ({
+			event_name: 'bench_share',
+			event_id: `share-${i}`,
+			contact: { email: `share-${i % 50}@example.com` },
+		}));
+		const { error } = await runNode({
+			credentials: credentialsOf(sim),
+			parameters: AS_JSON,
+			items: rows,
+		});
 		if (error) throw new Error(`the budget run failed: ${error.message}`);
 		const rowsPerWindow = new Map<number, number>();
 		for (const request of sim.requestsTo('POST', '/v1/events').filter((r) => r.status === 200)) {
 			const window = Math.floor(request.at / sim.windowMs);
-			rowsPerWindow.set(window, (rowsPerWindow.get(window) ?? 0) + (request.body as { events: unknown[] }).events.length);
+			rowsPerWindow.set(
+				window,
+				(rowsPerWindow.get(window) ?? 0) + (request.body as { events: unknown[] }).events.length,
+			);
 		}
 		// the first and last windows are partial: the run starts and ends inside them
 		const windows = [...rowsPerWindow.keys()].sort((a, b) => a - b);
@@ -144,7 +198,8 @@ async function simulatorProcess(): Promise<SimulatorChild> {
 		execArgv: ['-r', 'ts-node/register/transpile-only'],
 		env: { ...process.env, EVENTS_BENCH_SIMULATOR: '1', TS_NODE_PREFER_TS_EXTS: 'true' },
 	});
-	const next = <T>() => new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
+	const next = <T>() =>
+		new Promise<T>((resolve) => child.once('message', (message) => resolve(message as T)));
 	const credentials = await next<{ apiKey: string; baseUrl: string }>();
 	return {
 		credentials,
@@ -161,7 +216,8 @@ async function simulatorProcess(): Promise<SimulatorChild> {
 async function serveSimulator(): Promise<void> {
 	const sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
 	process.on('message', (question) => {
-		if (question === 'storedIds') process.send!(storedEvents(sim.org).map((event) => event.event_id));
+		if (question === 'storedIds')
+			process.send!(storedEvents(sim.org).map((event) => event.event_id));
 		if (question === 'requests') process.send!(sim.requestsTo('POST', '/v1/events').length);
 	});
 	process.send!(credentialsOf(sim));

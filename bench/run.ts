@@ -20,9 +20,12 @@ async function main(): Promise<void> {
 		// first run: no results yet
 	}
 	for (const file of files) {
-		const bench = (await import(path.join(__dirname, file))) as { run: () => Promise<Record<string, number>> };
+		const bench = (await import(path.join(__dirname, file))) as {
+			run: () => Promise<Record<string, number>>;
+		};
 		const figures = await bench.run();
-		for (const [name, value] of Object.entries(figures)) console.log(`${file.replace('.bench.ts', '')}: ${name} = ${value}`);
+		for (const [name, value] of Object.entries(figures))
+			console.log(`${file.replace('.bench.ts', '')}: ${name} = ${value}`);
 		results = { ...results, ...figures };
 	}
 	writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);

@@ -5,7 +5,10 @@ import { insertCall } from '../simulator';
 const HISTORY = 10_000;
 const MINUTE = 60_000;
 
-async function requestsOf(sim: Simulator, poll: () => Promise<unknown>): Promise<{ requests: number; result: unknown }> {
+async function requestsOf(
+	sim: Simulator,
+	poll: () => Promise<unknown>,
+): Promise<{ requests: number; result: unknown }> {
 	const before = sim.requests.length;
 	const result = await poll();
 	return { requests: sim.requests.length - before, result };
@@ -22,7 +25,8 @@ function callTrigger(sim: Simulator, parameters: Record<string, unknown> = {}): 
 /** 100 calls that finished since the last poll, created over the last minute. */
 function hundredNew(sim: Simulator): void {
 	const now = sim.clock.now();
-	for (let i = 0; i < 100; i++) insertCall(sim, { created_at: sim.clock.iso(now - MINUTE + i * 600) });
+	for (let i = 0; i < 100; i++)
+		insertCall(sim, { created_at: sim.clock.iso(now - MINUTE + i * 600) });
 }
 
 async function emittedCount(trigger: PollingTrigger): Promise<number> {
@@ -41,7 +45,8 @@ export async function run(): Promise<Record<string, number>> {
 	const sim = await startSimulator();
 	try {
 		const start = sim.clock.now() - HISTORY * 1_000;
-		for (let i = 0; i < HISTORY; i++) insertCall(sim, { created_at: sim.clock.iso(start + i * 1_000), call_analysis: null });
+		for (let i = 0; i < HISTORY; i++)
+			insertCall(sim, { created_at: sim.clock.iso(start + i * 1_000), call_analysis: null });
 
 		const trigger = callTrigger(sim);
 		const activation = await requestsOf(sim, () => trigger.poll());
@@ -59,8 +64,12 @@ export async function run(): Promise<Record<string, number>> {
 		await withWords.poll();
 		await sim.clock.advance(MINUTE);
 		hundredNew(sim);
-		const freshWithWords = await requestsOf(sim, async () => (emitted = await emittedCount(withWords)));
-		if (emitted !== 100) throw new Error(`expected 100 new calls with word timings, got ${emitted}`);
+		const freshWithWords = await requestsOf(
+			sim,
+			async () => (emitted = await emittedCount(withWords)),
+		);
+		if (emitted !== 100)
+			throw new Error(`expected 100 new calls with word timings, got ${emitted}`);
 
 		return {
 			trigger_idle_poll_requests: idle.requests,

@@ -1,9 +1,4 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
 
 export class VoiceAgentCrmApi implements ICredentialType {
 	name = 'voiceAgentCrmApi';
@@ -22,7 +17,8 @@ export class VoiceAgentCrmApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'Organization API key from the dashboard\'s API settings. Sent as the x-api-key header.',
+			description:
+				"Organization API key from the dashboard's API settings. Sent as the x-api-key header.",
 		},
 		{
 			displayName: 'Base URL',

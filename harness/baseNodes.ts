@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { jsonParse, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 /**
@@ -9,7 +15,13 @@ import { jsonParse, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow
  * from them is noticed here. `npm run test:n8n` runs the same examples with the real nodes.
  */
 
-function description(name: string, displayName: string, version: number, outputs: number, properties: INodeTypeDescription['properties']): INodeTypeDescription {
+function description(
+	name: string,
+	displayName: string,
+	version: number,
+	outputs: number,
+	properties: INodeTypeDescription['properties'],
+): INodeTypeDescription {
 	return {
 		displayName,
 		name,
@@ -24,7 +36,10 @@ function description(name: string, displayName: string, version: number, outputs
 }
 
 function unsupported(context: IExecuteFunctions, what: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `The test stand-in of this node does not implement ${what}; see harness/baseNodes.ts`);
+	return new NodeOperationError(
+		context.getNode(),
+		`The test stand-in of this node does not implement ${what}; see harness/baseNodes.ts`,
+	);
 }
 
 /** `{{ … }}` pieces of a text, as n8n's Set node finds them (non-greedy, so no `}}` inside). */
@@ -39,15 +54,31 @@ function resolvables(text: string): string[] {
  */
 class EditFieldsStandIn implements INodeType {
 	description = description('set', 'Edit Fields (Set)', 3.4, 1, [
-		{ displayName: 'Mode', name: 'mode', type: 'options', options: [{ name: 'Manual Mapping', value: 'manual' }, { name: 'JSON Output', value: 'raw' }], default: 'manual' },
+		{
+			displayName: 'Mode',
+			name: 'mode',
+			type: 'options',
+			options: [
+				{ name: 'Manual Mapping', value: 'manual' },
+				{ name: 'JSON Output', value: 'raw' },
+			],
+			default: 'manual',
+		},
 		{ displayName: 'JSON Output', name: 'jsonOutput', type: 'json', default: '{}' },
-		{ displayName: 'Include Other Input Fields', name: 'includeOtherFields', type: 'boolean', default: false },
+		{
+			displayName: 'Include Other Input Fields',
+			name: 'includeOtherFields',
+			type: 'boolean',
+			default: false,
+		},
 		{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getNodeParameter('mode', 0) !== 'raw') throw unsupported(this, 'the Manual Mapping mode');
-		if (this.getNodeParameter('includeOtherFields', 0)) throw unsupported(this, 'Include Other Input Fields');
+		if (this.getNodeParameter('mode', 0) !== 'raw')
+			throw unsupported(this, 'the Manual Mapping mode');
+		if (this.getNodeParameter('includeOtherFields', 0))
+			throw unsupported(this, 'Include Other Input Fields');
 		const raw = String(this.getNodeParameter('jsonOutput', 0, '', { rawExpressions: true }));
 		return [
 			this.getInputData().map((_, i) => {
@@ -55,12 +86,18 @@ class EditFieldsStandIn implements INodeType {
 				if (raw.startsWith('=')) {
 					for (const piece of resolvables(text)) {
 						const value = this.evaluateExpression(piece, i);
-						text = text.replace(piece, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+						text = text.replace(
+							piece,
+							typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value),
+						);
 					}
 				}
 				const json = jsonParse<IDataObject>(text);
 				if (typeof json !== 'object' || json === null || Array.isArray(json)) {
-					throw new NodeOperationError(this.getNode(), `'JSON Output' in item ${i + 1} is not a valid JSON object`);
+					throw new NodeOperationError(
+						this.getNode(),
+						`'JSON Output' in item ${i + 1} is not a valid JSON object`,
+					);
 				}
 				return { json, pairedItem: { item: i } };
 			}),
@@ -72,19 +109,30 @@ class EditFieldsStandIn implements INodeType {
 class SplitOutStandIn implements INodeType {
 	description = description('splitOut', 'Split Out', 1, 1, [
 		{ displayName: 'Fields To Split Out', name: 'fieldToSplitOut', type: 'string', default: '' },
-		{ displayName: 'Include', name: 'include', type: 'options', options: [{ name: 'No Other Fields', value: 'noOtherFields' }], default: 'noOtherFields' },
+		{
+			displayName: 'Include',
+			name: 'include',
+			type: 'options',
+			options: [{ name: 'No Other Fields', value: 'noOtherFields' }],
+			default: 'noOtherFields',
+		},
 		{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
 	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const output: INodeExecutionData[] = [];
 		for (const [i, item] of this.getInputData().entries()) {
-			const field = String(this.getNodeParameter('fieldToSplitOut', i)).trim().replace(/^\$json\./, '');
-			if (field.includes(',') || field.includes('.')) throw unsupported(this, 'several or nested fields');
-			if (this.getNodeParameter('include', i) !== 'noOtherFields') throw unsupported(this, 'other fields than "No Other Fields"');
+			const field = String(this.getNodeParameter('fieldToSplitOut', i))
+				.trim()
+				.replace(/^\$json\./, '');
+			if (field.includes(',') || field.includes('.'))
+				throw unsupported(this, 'several or nested fields');
+			if (this.getNodeParameter('include', i) !== 'noOtherFields')
+				throw unsupported(this, 'other fields than "No Other Fields"');
 			const list = item.json[field];
 			for (const element of Array.isArray(list) ? list : []) {
-				if (typeof element !== 'object' || element === null) throw unsupported(this, 'lists of values that are not objects');
+				if (typeof element !== 'object' || element === null)
+					throw unsupported(this, 'lists of values that are not objects');
 				output.push({ json: { ...(element as IDataObject) }, pairedItem: { item: i } });
 			}
 		}
@@ -103,18 +151,38 @@ class IfStandIn implements INodeType {
 			name: 'conditions',
 			type: 'filter',
 			default: {},
-			typeOptions: { filter: { caseSensitive: '={{!$parameter.options.ignoreCase}}', typeValidation: 'strict', version: 2 } },
+			typeOptions: {
+				filter: {
+					caseSensitive: '={{!$parameter.options.ignoreCase}}',
+					typeValidation: 'strict',
+					version: 2,
+				},
+			},
 		},
-		{ displayName: 'Convert Types Where Required', name: 'looseTypeValidation', type: 'boolean', default: false },
-		{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true }] },
+		{
+			displayName: 'Convert Types Where Required',
+			name: 'looseTypeValidation',
+			type: 'boolean',
+			default: false,
+		},
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			default: {},
+			options: [{ displayName: 'Ignore Case', name: 'ignoreCase', type: 'boolean', default: true }],
+		},
 	]);
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		if (this.getNodeParameter('looseTypeValidation', 0)) throw unsupported(this, 'Convert Types Where Required');
+		if (this.getNodeParameter('looseTypeValidation', 0))
+			throw unsupported(this, 'Convert Types Where Required');
 		const pass: INodeExecutionData[] = [];
 		const fail: INodeExecutionData[] = [];
 		for (const [i, item] of this.getInputData().entries()) {
-			const matches = this.getNodeParameter('conditions', i, false, { extractValue: true }) as boolean;
+			const matches = this.getNodeParameter('conditions', i, false, {
+				extractValue: true,
+			}) as boolean;
 			(matches ? pass : fail).push({ ...item, pairedItem: item.pairedItem ?? { item: i } });
 		}
 		return [pass, fail];

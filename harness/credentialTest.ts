@@ -17,7 +17,12 @@ export async function testCredential(data: CredentialData): Promise<INodeCredent
 	const credential = new VoiceAgentCrmApi();
 	const test = credentialTestOf(credential.name, [new VoiceAgentCrm(), new VoiceAgentCrmTrigger()]);
 	const context = new CredentialTestContext(additionalDataFor(data));
-	const result = await test.call(context, { id: 'cred-1', name: 'test', type: credential.name, data: { ...data } });
+	const result = await test.call(context, {
+		id: 'cred-1',
+		name: 'test',
+		type: credential.name,
+		data: { ...data },
+	});
 	assertNoSecret('The credential test result', result);
 	return result;
 }
@@ -26,14 +31,23 @@ export async function testCredential(data: CredentialData): Promise<INodeCredent
  * The lookup n8n makes: no declarative test on the credential, then the `testedBy` of whichever
  * node using it comes first; every node must therefore name the same working test.
  */
-export function credentialTestOf(credentialName: string, nodes: INodeType[]): ICredentialTestFunction {
+export function credentialTestOf(
+	credentialName: string,
+	nodes: INodeType[],
+): ICredentialTestFunction {
 	if ((new VoiceAgentCrmApi() as { test?: unknown }).test) {
-		throw new Error('The credential has a declarative test, which n8n would run instead of the nodes\' test');
+		throw new Error(
+			"The credential has a declarative test, which n8n would run instead of the nodes' test",
+		);
 	}
 	const tests = nodes.map((node) => {
 		const testedBy = node.description.credentials?.find((c) => c.name === credentialName)?.testedBy;
-		const test = typeof testedBy === 'string' ? node.methods?.credentialTest?.[testedBy] : undefined;
-		if (!test) throw new Error(`${node.description.name} names no working credential test for ${credentialName}`);
+		const test =
+			typeof testedBy === 'string' ? node.methods?.credentialTest?.[testedBy] : undefined;
+		if (!test)
+			throw new Error(
+				`${node.description.name} names no working credential test for ${credentialName}`,
+			);
 		return test;
 	});
 	if (new Set(tests).size !== 1) throw new Error('The nodes name different credential tests');

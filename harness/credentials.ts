@@ -15,7 +15,9 @@ import { Credentials } from 'n8n-core';
 
 import { VoiceAgentCrmApi } from '../credentials/VoiceAgentCrmApi.credentials';
 
-const CREDENTIAL_TYPES: Record<string, ICredentialType> = { voiceAgentCrmApi: new VoiceAgentCrmApi() };
+const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
+	voiceAgentCrmApi: new VoiceAgentCrmApi(),
+};
 
 /**
  * Supplies credential data to the engine and applies a credential type's `authenticate` the way
@@ -48,9 +50,20 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (typeof auth === 'function') return await auth(credentials, requestOptions);
 		const resolve = (value: string) =>
 			workflow && node
-				? String(workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, ''))
+				? String(
+						workflow.expression.getSimpleParameterValue(
+							node,
+							value,
+							'internal',
+							{ $credentials: credentials },
+							undefined,
+							'',
+						),
+					)
 				: value;
-		const headers: Record<string, string> = { ...(requestOptions.headers as Record<string, string>) };
+		const headers: Record<string, string> = {
+			...(requestOptions.headers as Record<string, string>),
+		};
 		const props = auth.properties as { headers?: Record<string, string> };
 		for (const [name, value] of Object.entries(props.headers ?? {})) headers[name] = resolve(value);
 		return { ...requestOptions, headers };

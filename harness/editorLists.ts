@@ -1,5 +1,10 @@
 import { LoadOptionsContext } from 'n8n-core';
-import type { INode, INodeListSearchResult, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INode,
+	INodeListSearchResult,
+	INodeParameters,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { VoiceAgentCrm } from '../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
@@ -20,7 +25,12 @@ function contextFor(credentials: CredentialData, parameters: INodeParameters): L
 		parameters,
 		credentials: CREDENTIAL_REF,
 	};
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes: new TestNodeTypes() });
+	const workflow = new Workflow({
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new TestNodeTypes(),
+	});
 	const additionalData = { ...additionalDataFor(credentials), currentNodeParameters: parameters };
 	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }
@@ -32,8 +42,16 @@ export async function listSearch(
 	method: keyof typeof methods.listSearch,
 	options: { parameters?: INodeParameters; filter?: string; token?: string } = {},
 ): Promise<INodeListSearchResult> {
-	const search = methods.listSearch[method] as (this: LoadOptionsContext, filter?: string, token?: string) => Promise<INodeListSearchResult>;
-	return await search.call(contextFor(credentials, options.parameters ?? {}), options.filter, options.token);
+	const search = methods.listSearch[method] as (
+		this: LoadOptionsContext,
+		filter?: string,
+		token?: string,
+	) => Promise<INodeListSearchResult>;
+	return await search.call(
+		contextFor(credentials, options.parameters ?? {}),
+		options.filter,
+		options.token,
+	);
 }
 
 export async function loadOptions(
@@ -41,6 +59,8 @@ export async function loadOptions(
 	method: keyof typeof methods.loadOptions,
 	parameters: INodeParameters = {},
 ): Promise<INodePropertyOptions[]> {
-	const load = methods.loadOptions[method] as (this: LoadOptionsContext) => Promise<INodePropertyOptions[]>;
+	const load = methods.loadOptions[method] as (
+		this: LoadOptionsContext,
+	) => Promise<INodePropertyOptions[]>;
 	return await load.call(contextFor(credentials, parameters));
 }

@@ -24,7 +24,9 @@ export interface CredentialData {
 	baseUrl: string;
 }
 
-export const CREDENTIAL_REF = { voiceAgentCrmApi: { id: 'cred-1', name: 'Voice Agent CRM account' } };
+export const CREDENTIAL_REF = {
+	voiceAgentCrmApi: { id: 'cred-1', name: 'Voice Agent CRM account' },
+};
 
 /** The execution context n8n gives a run; URLs must be absolute or expressions fail. */
 export function additionalDataFor(
@@ -74,7 +76,11 @@ export async function runWorkflow(
 ): Promise<IRun> {
 	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
 	if (!start) throw new Error('the test workflow needs a manual trigger');
-	return await execute(json, credentials, extraTypes, 'manual', { node: start, data: { main: [[{ json: {} }]] }, source: null });
+	return await execute(json, credentials, extraTypes, 'manual', {
+		node: start,
+		data: { main: [[{ json: {} }]] },
+		source: null,
+	});
 }
 
 /**
@@ -91,7 +97,11 @@ export async function runWorkflowFromPoll(
 ): Promise<IRun> {
 	const trigger = json.nodes.find((n) => n.name === triggerName);
 	if (!trigger) throw new Error(`the workflow has no node "${triggerName}"`);
-	return await execute(json, credentials, extraTypes, 'trigger', { node: trigger, data: { main: pollOutput }, source: null });
+	return await execute(json, credentials, extraTypes, 'trigger', {
+		node: trigger,
+		data: { main: pollOutput },
+		source: null,
+	});
 }
 
 async function execute(
@@ -111,11 +121,24 @@ async function execute(
 		nodeTypes,
 		settings: json.settings,
 	});
-	const workflowData = { id: 'wf-test', name: workflow.name, nodes: json.nodes, connections: json.connections, active: false, settings: {} } as unknown as IWorkflowBase;
+	const workflowData = {
+		id: 'wf-test',
+		name: workflow.name,
+		nodes: json.nodes,
+		connections: json.connections,
+		active: false,
+		settings: {},
+	} as unknown as IWorkflowBase;
 	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', workflowData);
-	const runExecutionData = createRunExecutionData({ executionData: { nodeExecutionStack: [start] } });
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [start] },
+	});
 	registerSecret(credentials.apiKey);
-	const workflowExecute = new WorkflowExecute(additionalDataFor(credentials, hooks), mode, runExecutionData);
+	const workflowExecute = new WorkflowExecute(
+		additionalDataFor(credentials, hooks),
+		mode,
+		runExecutionData,
+	);
 	const run = await workflowExecute.processRunExecutionData(workflow);
 	assertNoSecret('The run (output items, errors)', run.data.resultData);
 	return run;
@@ -142,12 +165,29 @@ export interface RunNodeOptions {
 /** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const nodes: INode[] = [
-		{ id: 'n1', name: 'Start', type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} },
+		{
+			id: 'n1',
+			name: 'Start',
+			type: MANUAL_TRIGGER,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
 	];
 	const connections: IConnections = {};
 	let previous = 'Start';
 	if (options.items) {
-		nodes.push({ id: 'n2', name: 'Items', type: TEST_ITEMS, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(options.items), binary: JSON.stringify(options.binary ?? []) } });
+		nodes.push({
+			id: 'n2',
+			name: 'Items',
+			type: TEST_ITEMS,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {
+				items: JSON.stringify(options.items),
+				binary: JSON.stringify(options.binary ?? []),
+			},
+		});
 		connections.Start = { main: [[{ node: 'Items', type: 'main', index: 0 }]] };
 		previous = 'Items';
 	}
@@ -164,5 +204,9 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	connections[previous] = { main: [[{ node: 'Voice Agent CRM', type: 'main', index: 0 }]] };
 	const run = await runWorkflow({ nodes, connections }, options.credentials);
 	const task = run.data.resultData.runData['Voice Agent CRM']?.[0];
-	return { items: task?.data?.main?.[0] ?? [], error: task?.error ?? run.data.resultData.error, run };
+	return {
+		items: task?.data?.main?.[0] ?? [],
+		error: task?.error ?? run.data.resultData.error,
+		run,
+	};
 }

@@ -31,12 +31,19 @@ export function triggerOf(workflow: WorkflowJson): INode | undefined {
 }
 
 /** Run an example that starts with n8n's Manual Trigger, as "Execute workflow" does. */
-export async function runExample(workflow: WorkflowJson, credentials: CredentialData): Promise<IRun> {
+export async function runExample(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+): Promise<IRun> {
 	return await runWorkflow(workflow, credentials, BASE_NODE_STAND_INS);
 }
 
 /** The example's trigger in an active workflow: its parameters, polled through n8n-core's PollContext. */
-export function activateTrigger(workflow: WorkflowJson, credentials: CredentialData, clock?: () => number): PollingTrigger {
+export function activateTrigger(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+	clock?: () => number,
+): PollingTrigger {
 	const trigger = triggerOf(workflow);
 	if (!trigger) throw new Error(`the workflow "${workflow.name}" has no Voice Agent CRM Trigger`);
 	return pollingTrigger({ credentials, parameters: trigger.parameters, clock });
@@ -48,17 +55,29 @@ export async function runExampleAfterPoll(
 	credentials: CredentialData,
 	pollOutput: INodeExecutionData[][],
 ): Promise<IRun> {
-	return await runWorkflowFromPoll(workflow, credentials, triggerOf(workflow)!.name, pollOutput, BASE_NODE_STAND_INS);
+	return await runWorkflowFromPoll(
+		workflow,
+		credentials,
+		triggerOf(workflow)!.name,
+		pollOutput,
+		BASE_NODE_STAND_INS,
+	);
 }
 
 /** Output items (JSON) of a node's first run, first output unless told. */
 export function outputOf(run: IRun, nodeName: string, output = 0): IDataObject[] {
-	return (run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map((item) => item.json);
+	return (run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map(
+		(item) => item.json,
+	);
 }
 
 /** The error that stopped the run, as one line, or undefined when it succeeded. */
 export function runFailure(run: IRun): string | undefined {
-	const error = run.data.resultData.error as (Error & { description?: string; node?: { name?: string } }) | undefined;
+	const error = run.data.resultData.error as
+		| (Error & { description?: string; node?: { name?: string } })
+		| undefined;
 	if (!error) return undefined;
-	return [error.node?.name && `${error.node.name}:`, error.message, error.description].filter(Boolean).join(' ');
+	return [error.node?.name && `${error.node.name}:`, error.message, error.description]
+		.filter(Boolean)
+		.join(' ');
 }

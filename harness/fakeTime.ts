@@ -68,7 +68,10 @@ export function installFakeTime(): FakeTime {
 			while (clock.now < until) await step(Math.min(stepMs, until - clock.now), onStep);
 			await letIoRun();
 		},
-		async runUntilSettled<T>(work: Promise<T>, { stepMs = 1_000, onStep, maxMs = 6 * 3_600_000 }: DriveOptions = {}): Promise<T> {
+		async runUntilSettled<T>(
+			work: Promise<T>,
+			{ stepMs = 1_000, onStep, maxMs = 6 * 3_600_000 }: DriveOptions = {},
+		): Promise<T> {
 			let settled = false;
 			const outcome = work.then(
 				(value) => {
@@ -84,7 +87,8 @@ export function installFakeTime(): FakeTime {
 			outcome.catch(() => undefined);
 			const giveUpAt = clock.now + maxMs;
 			while (!settled) {
-				if (clock.now > giveUpAt) throw new Error(`the run did not settle within ${maxMs} ms of fake time`);
+				if (clock.now > giveUpAt)
+					throw new Error(`the run did not settle within ${maxMs} ms of fake time`);
 				await step(stepMs, onStep);
 				await letIoRun();
 			}

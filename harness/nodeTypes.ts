@@ -63,8 +63,16 @@ class TestItems implements INodeType {
 		const raw = this.getNodeParameter('items', 0) as string | IDataObject[];
 		const list = (typeof raw === 'string' ? JSON.parse(raw) : raw) as IDataObject[];
 		const rawBinary = this.getNodeParameter('binary', 0, '[]') as string | unknown[];
-		const binary = (typeof rawBinary === 'string' ? JSON.parse(rawBinary) : rawBinary) as Array<IBinaryKeyData | null>;
-		return [list.map((json, index) => ({ json, ...(binary[index] && { binary: binary[index] }), pairedItem: { item: 0 } }))];
+		const binary = (
+			typeof rawBinary === 'string' ? JSON.parse(rawBinary) : rawBinary
+		) as Array<IBinaryKeyData | null>;
+		return [
+			list.map((json, index) => ({
+				json,
+				...(binary[index] && { binary: binary[index] }),
+				pairedItem: { item: 0 },
+			})),
+		];
 	}
 }
 

@@ -1,5 +1,11 @@
 import { PollContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData, INodeParameters, WorkflowActivateMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	WorkflowActivateMode,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { additionalDataFor, CREDENTIAL_REF, type CredentialData } from './engine';
@@ -49,7 +55,15 @@ export function pollingTrigger(options: PollingTriggerOptions): PollingTrigger {
 		credentials: CREDENTIAL_REF,
 	};
 	const build = (staticData: IDataObject) =>
-		new Workflow({ id: 'wf-trigger', name: 'trigger test', nodes: [node], connections: {}, active: true, nodeTypes, staticData });
+		new Workflow({
+			id: 'wf-trigger',
+			name: 'trigger test',
+			nodes: [node],
+			connections: {},
+			active: true,
+			nodeTypes,
+			staticData,
+		});
 	let workflow = build({});
 	let activation: WorkflowActivateMode = 'activate';
 
@@ -57,20 +71,26 @@ export function pollingTrigger(options: PollingTriggerOptions): PollingTrigger {
 
 	return {
 		async poll(mode = 'trigger') {
-			const context = new PollContext(workflow, node, additionalData, mode, mode === 'manual' ? 'manual' : activation);
+			const context = new PollContext(
+				workflow,
+				node,
+				additionalData,
+				mode,
+				mode === 'manual' ? 'manual' : activation,
+			);
 			const nodeType = nodeTypes.getByNameAndVersion(TRIGGER_NODE);
 			const realNow = Date.now;
 			if (options.clock) Date.now = options.clock;
 			try {
 				const output = await nodeType.poll!.call(context);
-				assertNoSecret('The poll\'s items', output);
+				assertNoSecret("The poll's items", output);
 				return output;
 			} catch (error) {
-				assertNoSecret('The poll\'s error', error);
+				assertNoSecret("The poll's error", error);
 				throw error;
 			} finally {
 				Date.now = realNow;
-				assertNoSecret('The trigger\'s static data', workflow.staticData);
+				assertNoSecret("The trigger's static data", workflow.staticData);
 			}
 		},
 		get staticData() {

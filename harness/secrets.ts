@@ -13,7 +13,8 @@ export function registerSecret(value: string): void {
 
 /** The registered secret found in `text`, if any (never the secret itself in the message). */
 export function findSecret(text: string): string | undefined {
-	for (const secret of secrets) if (text.includes(secret)) return `a key ending in …${secret.slice(-4)}`;
+	for (const secret of secrets)
+		if (text.includes(secret)) return `a key ending in …${secret.slice(-4)}`;
 	return undefined;
 }
 
@@ -27,7 +28,14 @@ export function assertNoSecret(what: string, value: unknown): void {
 function errorAware(_key: string, value: unknown): unknown {
 	if (value instanceof Error) {
 		const e = value as Error & { description?: unknown; cause?: unknown; context?: unknown };
-		return { name: e.name, message: e.message, description: e.description, context: e.context, cause: e.cause, stack: e.stack };
+		return {
+			name: e.name,
+			message: e.message,
+			description: e.description,
+			context: e.context,
+			cause: e.cause,
+			stack: e.stack,
+		};
 	}
 	return value;
 }

@@ -71,8 +71,22 @@ export class WaitingExecution {
 	constructor(private readonly options: WaitingExecutionOptions) {
 		registerSecret(options.credentials.apiKey);
 		this.nodes = [
-			{ id: 'n1', name: 'Start', type: MANUAL_TRIGGER, typeVersion: 1, position: [0, 0], parameters: {} },
-			{ id: 'n2', name: 'Items', type: TEST_ITEMS, typeVersion: 1, position: [200, 0], parameters: { items: JSON.stringify(options.items) } },
+			{
+				id: 'n1',
+				name: 'Start',
+				type: MANUAL_TRIGGER,
+				typeVersion: 1,
+				position: [0, 0],
+				parameters: {},
+			},
+			{
+				id: 'n2',
+				name: 'Items',
+				type: TEST_ITEMS,
+				typeVersion: 1,
+				position: [200, 0],
+				parameters: { items: JSON.stringify(options.items) },
+			},
 			{
 				id: 'n3',
 				name: NODE,
@@ -96,14 +110,18 @@ export class WaitingExecution {
 
 	/** Output items of the node in a run. */
 	static nodeItems(run: IRun | undefined): IDataObject[] {
-		return (run?.data.resultData.runData[NODE]?.at(-1)?.data?.main?.[0] ?? []).map((item) => item.json);
+		return (run?.data.resultData.runData[NODE]?.at(-1)?.data?.main?.[0] ?? []).map(
+			(item) => item.json,
+		);
 	}
 
 	async start(): Promise<IRun> {
 		await this.listen();
 		const start = this.nodes[0];
 		const runExecutionData = createRunExecutionData({
-			executionData: { nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }] },
+			executionData: {
+				nodeExecutionStack: [{ node: start, data: { main: [[{ json: {} }]] }, source: null }],
+			},
 		});
 		this.firstRun = await this.execute(runExecutionData);
 		if (this.firstRun.waitTill) this.saved = JSON.stringify(this.firstRun.data);
@@ -119,23 +137,50 @@ export class WaitingExecution {
 	}
 
 	async stop(): Promise<void> {
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 
 	private workflow(): Workflow {
 		// a fresh copy of the nodes, as n8n builds the workflow from the saved execution each time
 		const nodes = JSON.parse(JSON.stringify(this.nodes)) as INode[];
-		return new Workflow({ id: 'wf-waiting', name: 'waiting', nodes, connections: this.connections, active: false, nodeTypes: this.nodeTypes });
+		return new Workflow({
+			id: 'wf-waiting',
+			name: 'waiting',
+			nodes,
+			connections: this.connections,
+			active: false,
+			nodeTypes: this.nodeTypes,
+		});
 	}
 
-	private additionalData(extra: Partial<IWorkflowExecuteAdditionalData> = {}): IWorkflowExecuteAdditionalData {
-		const workflowData = { id: 'wf-waiting', name: 'waiting', nodes: this.nodes, connections: this.connections, active: false, settings: {} } as unknown as IWorkflowBase;
+	private additionalData(
+		extra: Partial<IWorkflowExecuteAdditionalData> = {},
+	): IWorkflowExecuteAdditionalData {
+		const workflowData = {
+			id: 'wf-waiting',
+			name: 'waiting',
+			nodes: this.nodes,
+			connections: this.connections,
+			active: false,
+			settings: {},
+		} as unknown as IWorkflowBase;
 		const hooks = new ExecutionLifecycleHooks('manual', this.executionId, workflowData);
-		return { ...additionalDataFor(this.options.credentials, hooks), executionId: this.executionId, webhookWaitingBaseUrl: this.waitingBaseUrl, ...extra };
+		return {
+			...additionalDataFor(this.options.credentials, hooks),
+			executionId: this.executionId,
+			webhookWaitingBaseUrl: this.waitingBaseUrl,
+			...extra,
+		};
 	}
 
 	private async execute(runExecutionData: IRunExecutionData): Promise<IRun> {
-		const run = await new WorkflowExecute(this.additionalData(), 'manual', runExecutionData).processRunExecutionData(this.workflow());
+		const run = await new WorkflowExecute(
+			this.additionalData(),
+			'manual',
+			runExecutionData,
+		).processRunExecutionData(this.workflow());
 		assertNoSecret('The run (output items, errors)', run.data.resultData);
 		return run;
 	}
@@ -156,22 +201,40 @@ export class WaitingExecution {
 		for await (const chunk of req) chunks.push(chunk as Buffer);
 		const payload = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as IDataObject;
 		const url = new URL(req.url ?? '/', 'http://localhost');
-		if (req.method !== 'POST' || url.pathname !== `/webhook-waiting/${this.executionId}` || !this.saved) {
+		if (
+			req.method !== 'POST' ||
+			url.pathname !== `/webhook-waiting/${this.executionId}` ||
+			!this.saved
+		) {
 			// n8n answers 404 for an unknown execution and 409 for one that is not waiting
 			res.writeHead(this.saved ? 404 : 409).end();
 			return;
 		}
 		try {
-			const { response, resumed } = await this.runWebhook(payload, req, Object.fromEntries(url.searchParams));
+			const { response, resumed } = await this.runWebhook(
+				payload,
+				req,
+				Object.fromEntries(url.searchParams),
+			);
 			this.webhookCalls.push({ payload, resumed, response });
-			res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response ?? { message: 'Webhook call received' }));
+			res
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify(response ?? { message: 'Webhook call received' }));
 		} catch (error) {
-			this.webhookCalls.push({ payload, resumed: false, response: { error: (error as Error).message } });
+			this.webhookCalls.push({
+				payload,
+				resumed: false,
+				response: { error: (error as Error).message },
+			});
 			res.writeHead(500).end();
 		}
 	}
 
-	private async runWebhook(body: IDataObject, req: IncomingMessage, query: IDataObject): Promise<{ response: unknown; resumed: boolean }> {
+	private async runWebhook(
+		body: IDataObject,
+		req: IncomingMessage,
+		query: IDataObject,
+	): Promise<{ response: unknown; resumed: boolean }> {
 		const runExecutionData = this.load();
 		// WaitingWebhooks.getWebhookExecutionData
 		const stackEntry = runExecutionData.executionData!.nodeExecutionStack[0];
@@ -182,18 +245,43 @@ export class WaitingExecution {
 		const workflow = this.workflow();
 		const node = workflow.getNode(lastNode)!;
 		const nodeType = this.nodeTypes.getByNameAndVersion(node.type);
-		const webhookDescription = nodeType.description.webhooks?.find((w) => w.restartWebhook === true && w.httpMethod === 'POST' && w.path === '');
-		if (!webhookDescription || !nodeType.webhook) throw new Error('the node has no restart webhook for POST');
-		const additionalData = this.additionalData({ httpRequest: { body, headers: req.headers, query, params: {} } as never });
-		const webhookData: IWebhookData = { httpMethod: 'POST', node: node.name, path: '', webhookDescription, workflowId: workflow.id, workflowExecuteAdditionalData: additionalData };
-		const context = new WebhookContext(workflow, node, additionalData, 'manual', webhookData, [], runExecutionData);
+		const webhookDescription = nodeType.description.webhooks?.find(
+			(w) => w.restartWebhook === true && w.httpMethod === 'POST' && w.path === '',
+		);
+		if (!webhookDescription || !nodeType.webhook)
+			throw new Error('the node has no restart webhook for POST');
+		const additionalData = this.additionalData({
+			httpRequest: { body, headers: req.headers, query, params: {} } as never,
+		});
+		const webhookData: IWebhookData = {
+			httpMethod: 'POST',
+			node: node.name,
+			path: '',
+			webhookDescription,
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+		};
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			'manual',
+			webhookData,
+			[],
+			runExecutionData,
+		);
 		const result: IWebhookResponseData = await nodeType.webhook.call(context);
 		assertNoSecret('The webhook answer', result);
-		if (result.workflowData === undefined) return { response: result.webhookResponse, resumed: false };
+		if (result.workflowData === undefined)
+			return { response: result.webhookResponse, resumed: false };
 		// webhook-helpers.prepareExecutionData for a restarted execution
 		stackEntry.data.main = result.workflowData;
 		this.saved = undefined;
-		this.resumedRun = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+		this.resumedRun = await new WorkflowExecute(
+			additionalData,
+			'manual',
+			runExecutionData,
+		).processRunExecutionData(workflow);
 		assertNoSecret('The resumed run (output items, errors)', this.resumedRun.data.resultData);
 		return { response: result.webhookResponse, resumed: true };
 	}

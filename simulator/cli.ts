@@ -14,7 +14,9 @@ const TIMING_FLAGS: Record<string, keyof typeof DEFAULT_TIMINGS> = {
 
 const USAGE = `npm run simulator -- [--port N] [--queue S] [--ring S] [--talk S] [--finished-delay S] [--reason-delay S] [--analysis-delay S]
 
-Call timings in seconds (fractions allowed), for every call placed. Defaults: ${Object.entries(TIMING_FLAGS)
+Call timings in seconds (fractions allowed), for every call placed. Defaults: ${Object.entries(
+	TIMING_FLAGS,
+)
 	.map(([flag, key]) => `${flag} ${DEFAULT_TIMINGS[key] / 1000}`)
 	.join(', ')}.
 Example, a whole call with its analysis in about 6 s: npm run simulator -- --queue 0.5 --ring 1 --talk 3 --finished-delay 0.5 --reason-delay 0.5 --analysis-delay 1`;
@@ -43,7 +45,9 @@ async function main(): Promise<void> {
 		options: {
 			port: { type: 'string' },
 			help: { type: 'boolean' },
-			...Object.fromEntries(Object.keys(TIMING_FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+			...Object.fromEntries(
+				Object.keys(TIMING_FLAGS).map((flag) => [flag, { type: 'string' as const }]),
+			),
 		},
 	});
 	if (values.help) {
@@ -57,7 +61,9 @@ async function main(): Promise<void> {
 	sim.clock.runOnItsOwn();
 	console.log(`base_url=${sim.baseUrl}`);
 	console.log(`api_key=${sim.apiKey}`);
-	const shown = Object.entries(TIMING_FLAGS).map(([flag, key]) => `${flag} ${(timings[key] ?? DEFAULT_TIMINGS[key]) / 1000}s`);
+	const shown = Object.entries(TIMING_FLAGS).map(
+		([flag, key]) => `${flag} ${(timings[key] ?? DEFAULT_TIMINGS[key]) / 1000}s`,
+	);
 	console.log(`call timings: ${shown.join(', ')}`);
 	console.log('Paste these into the "Voice Agent CRM API" credential. Ctrl+C stops the simulator.');
 	const stop = () => void sim.stop().then(() => process.exit(0));

@@ -11,7 +11,11 @@ export async function api<T = any>(
 	sim: Simulator,
 	method: string,
 	path: string,
-	options: { body?: unknown; query?: Record<string, string | number | boolean>; key?: string | null } = {},
+	options: {
+		body?: unknown;
+		query?: Record<string, string | number | boolean>;
+		key?: string | null;
+	} = {},
 ): Promise<ApiAnswer<T>> {
 	const url = new URL(sim.baseUrl + path);
 	for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));

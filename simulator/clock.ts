@@ -64,7 +64,9 @@ export class SimClock {
 		this.ticker = setInterval(() => {
 			if (this.running) return;
 			this.running = this.runDue()
-				.catch((error: unknown) => console.error('simulator clock: a scheduled step failed:', error))
+				.catch((error: unknown) =>
+					console.error('simulator clock: a scheduled step failed:', error),
+				)
 				.finally(() => (this.running = undefined));
 		}, tickMs);
 		this.ticker.unref();

@@ -39,7 +39,15 @@ export { normalizeEventName } from './events/eventName';
  */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
 	const sim = new Simulator(options);
-	sim.register([...catalogRoutes, ...agentRoutes, ...callRoutes, ...eventsRoutes, ...contactRoutes, ...crmRoutes, ...messagingRoutes]);
+	sim.register([
+		...catalogRoutes,
+		...agentRoutes,
+		...callRoutes,
+		...eventsRoutes,
+		...contactRoutes,
+		...crmRoutes,
+		...messagingRoutes,
+	]);
 	sim.org = sim.addOrganization({ eventsAddon: true }, options.apiKey);
 	sim.otherOrg = sim.addOrganization({ eventsAddon: false });
 	for (const org of [sim.org, sim.otherOrg]) {

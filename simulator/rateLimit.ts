@@ -59,7 +59,11 @@ export class FixedWindowLimiter {
 	peek(budget: BudgetName, key: string, now: number): BudgetState {
 		const w = this.window(`${budget}:${key}`, now);
 		const limit = this.limits[budget];
-		return { limit, remaining: Math.max(0, limit - w.used), resetMs: w.start + this.windowMs - now };
+		return {
+			limit,
+			remaining: Math.max(0, limit - w.used),
+			resetMs: w.start + this.windowMs - now,
+		};
 	}
 
 	/** Spend one request; `false` when the window is exhausted (the request is then rejected). */

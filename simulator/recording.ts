@@ -35,7 +35,10 @@ export function wavRecording(seconds: number): Buffer {
 	wav.write('data', 36, 'ascii');
 	wav.writeUInt32LE(dataBytes, 40);
 	for (let i = 0; i < samples; i++) {
-		wav.writeInt16LE(Math.round(3_000 * Math.sin((2 * Math.PI * TONE_HZ * i) / SAMPLE_RATE)), 44 + 2 * i);
+		wav.writeInt16LE(
+			Math.round(3_000 * Math.sin((2 * Math.PI * TONE_HZ * i) / SAMPLE_RATE)),
+			44 + 2 * i,
+		);
 	}
 	return wav;
 }

@@ -5,16 +5,63 @@ import type { Contact, Organization, Voice } from './types';
 
 /** The voice catalog, shared by every organization. */
 export const VOICES: Voice[] = [
-	{ id: 'voice-es-lucia', name: 'Lucía', language: 'es-ES', accent: 'Castilian', gender: 'female', age: 'young adult', description: 'Warm, clear Spanish voice', preview_url: 'https://cdn.example.test/voices/lucia.mp3', avatar_url: 'https://cdn.example.test/voices/lucia.png' },
-	{ id: 'voice-es-mateo', name: 'Mateo', language: 'es-419', accent: 'Mexican', gender: 'male', age: 'middle aged', description: 'Calm Latin American Spanish voice', preview_url: 'https://cdn.example.test/voices/mateo.mp3' },
-	{ id: 'voice-en-ava', name: 'Ava', language: 'en-US', accent: 'American', gender: 'female', age: 'young adult', description: 'Friendly American English voice', preview_url: 'https://cdn.example.test/voices/ava.mp3', avatar_url: 'https://cdn.example.test/voices/ava.png' },
-	{ id: 'voice-en-oliver', name: 'Oliver', language: 'en-GB', accent: 'British', gender: 'male', age: 'middle aged', description: 'Measured British English voice' },
-	{ id: 'voice-multi-sofia', name: 'Sofía', language: 'multi', accent: 'Neutral', gender: 'female', age: 'young adult', description: 'Bilingual Spanish and English voice' },
+	{
+		id: 'voice-es-lucia',
+		name: 'Lucía',
+		language: 'es-ES',
+		accent: 'Castilian',
+		gender: 'female',
+		age: 'young adult',
+		description: 'Warm, clear Spanish voice',
+		preview_url: 'https://cdn.example.test/voices/lucia.mp3',
+		avatar_url: 'https://cdn.example.test/voices/lucia.png',
+	},
+	{
+		id: 'voice-es-mateo',
+		name: 'Mateo',
+		language: 'es-419',
+		accent: 'Mexican',
+		gender: 'male',
+		age: 'middle aged',
+		description: 'Calm Latin American Spanish voice',
+		preview_url: 'https://cdn.example.test/voices/mateo.mp3',
+	},
+	{
+		id: 'voice-en-ava',
+		name: 'Ava',
+		language: 'en-US',
+		accent: 'American',
+		gender: 'female',
+		age: 'young adult',
+		description: 'Friendly American English voice',
+		preview_url: 'https://cdn.example.test/voices/ava.mp3',
+		avatar_url: 'https://cdn.example.test/voices/ava.png',
+	},
+	{
+		id: 'voice-en-oliver',
+		name: 'Oliver',
+		language: 'en-GB',
+		accent: 'British',
+		gender: 'male',
+		age: 'middle aged',
+		description: 'Measured British English voice',
+	},
+	{
+		id: 'voice-multi-sofia',
+		name: 'Sofía',
+		language: 'multi',
+		accent: 'Neutral',
+		gender: 'female',
+		age: 'young adult',
+		description: 'Bilingual Spanish and English voice',
+	},
 ];
 
 export function newOrganization(
 	apiKey: string,
-	settings: Partial<Pick<Organization, 'eventsAddon' | 'contactQuota' | 'anonymousDailyCap' | 'eventNameCap'>>,
+	settings: Partial<
+		Pick<Organization, 'eventsAddon' | 'contactQuota' | 'anonymousDailyCap' | 'eventNameCap'>
+	>,
 	_clock: SimClock,
 ): Organization {
 	return {
@@ -52,14 +99,23 @@ export function newOrganization(
  * meaningful.
  */
 export const MAIN_ORG_IDS = {
-	phoneNumbers: { mainLineUs: '9404e000-0000-4000-8000-000000000001', madridOffice: '9404e000-0000-4000-8000-000000000002' },
-	agents: { salesFollowUp: 'a9e47000-0000-4000-8000-000000000001', appointmentReminder: 'a9e47000-0000-4000-8000-000000000002' },
+	phoneNumbers: {
+		mainLineUs: '9404e000-0000-4000-8000-000000000001',
+		madridOffice: '9404e000-0000-4000-8000-000000000002',
+	},
+	agents: {
+		salesFollowUp: 'a9e47000-0000-4000-8000-000000000001',
+		appointmentReminder: 'a9e47000-0000-4000-8000-000000000002',
+	},
 	contacts: {
 		mariaGarcia: 'c0474c70-0000-4000-8000-000000000001',
 		johnSmith: 'c0474c70-0000-4000-8000-000000000002',
 		lucasPereira: 'c0474c70-0000-4000-8000-000000000003',
 	},
-	channels: { whatsappSales: 'chn_c4a77e10-0000-4000-8000-000000000001', instagramDms: 'chn_c4a77e10-0000-4000-8000-000000000002' },
+	channels: {
+		whatsappSales: 'chn_c4a77e10-0000-4000-8000-000000000001',
+		instagramDms: 'chn_c4a77e10-0000-4000-8000-000000000002',
+	},
 } as const;
 
 /** The fixed id when the organization is seeded with fixed ids, a fresh one otherwise. */
@@ -90,7 +146,13 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
 	const now = clock.iso();
 	const agents: Array<[string, string, string, string, string]> = [
 		['Sales follow-up', 'Lucía', 'es-ES', 'voice-es-lucia', MAIN_ORG_IDS.agents.salesFollowUp],
-		['Appointment reminder', 'Ava', 'en-US', 'voice-en-ava', MAIN_ORG_IDS.agents.appointmentReminder],
+		[
+			'Appointment reminder',
+			'Ava',
+			'en-US',
+			'voice-en-ava',
+			MAIN_ORG_IDS.agents.appointmentReminder,
+		],
 	];
 	for (const [name, person_name, language, voice_id, fixedId] of agents) {
 		const id = seedId(fixedIds, fixedId, randomUUID);
@@ -108,7 +170,9 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
 			ambient_sound: null,
 			start_speaker: 'agent',
 			boosted_keywords: [],
-			post_call_analysis_data: [{ name: 'interested', type: 'boolean', description: 'Whether the person is interested' }],
+			post_call_analysis_data: [
+				{ name: 'interested', type: 'boolean', description: 'Whether the person is interested' },
+			],
 			tools: null,
 			max_call_duration_ms: 600_000,
 			created_at: now,
@@ -119,7 +183,13 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
 	const contacts: Array<[string, string, string, string, string]> = [
 		['María García', '+34600000001', 'maria@example.test', 'ES', MAIN_ORG_IDS.contacts.mariaGarcia],
 		['John Smith', '+14155550123', 'john@example.test', 'US', MAIN_ORG_IDS.contacts.johnSmith],
-		['Lucas Pereira', '+5511999990000', 'lucas@example.test', 'BR', MAIN_ORG_IDS.contacts.lucasPereira],
+		[
+			'Lucas Pereira',
+			'+5511999990000',
+			'lucas@example.test',
+			'BR',
+			MAIN_ORG_IDS.contacts.lucasPereira,
+		],
 	];
 	for (const [full_name, phone_number, email, country, fixedId] of contacts) {
 		const id = seedId(fixedIds, fixedId, randomUUID);
@@ -138,13 +208,41 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
 		});
 	}
 	const channelId = () => `chn_${randomUUID()}`;
-	const waba = { id: seedId(fixedIds, MAIN_ORG_IDS.channels.whatsappSales, channelId), name: 'WhatsApp Sales', type: 'WABA' as const, status: 'active' as const, answer_method: 'manual' as const, organization_id: org.id, created_at: now };
-	const insta = { id: seedId(fixedIds, MAIN_ORG_IDS.channels.instagramDms, channelId), name: 'Instagram DMs', type: 'INSTAGRAM' as const, status: 'inactive' as const, answer_method: 'auto' as const, organization_id: org.id, created_at: now };
+	const waba = {
+		id: seedId(fixedIds, MAIN_ORG_IDS.channels.whatsappSales, channelId),
+		name: 'WhatsApp Sales',
+		type: 'WABA' as const,
+		status: 'active' as const,
+		answer_method: 'manual' as const,
+		organization_id: org.id,
+		created_at: now,
+	};
+	const insta = {
+		id: seedId(fixedIds, MAIN_ORG_IDS.channels.instagramDms, channelId),
+		name: 'Instagram DMs',
+		type: 'INSTAGRAM' as const,
+		status: 'inactive' as const,
+		answer_method: 'auto' as const,
+		organization_id: org.id,
+		created_at: now,
+	};
 	org.channels.set(waba.id, waba);
 	org.channels.set(insta.id, insta);
 	org.templates.push(
-		{ name: 'appointment_reminder', language: 'es', status: 'APPROVED', category: 'UTILITY', channel_id: waba.id },
-		{ name: 'welcome_offer', language: 'en_US', status: 'APPROVED', category: 'MARKETING', channel_id: waba.id },
+		{
+			name: 'appointment_reminder',
+			language: 'es',
+			status: 'APPROVED',
+			category: 'UTILITY',
+			channel_id: waba.id,
+		},
+		{
+			name: 'welcome_offer',
+			language: 'en_US',
+			status: 'APPROVED',
+			category: 'MARKETING',
+			channel_id: waba.id,
+		},
 	);
 	const tagId = `tag-${randomUUID()}`;
 	org.tags.set(tagId, { id: tagId, name: 'vip', color: '#ff9900', label: 'VIP' });
@@ -156,20 +254,62 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
  * thread is closed and his window expired long ago (a template is needed to reach him).
  */
 function seedConversations(org: Organization, clock: SimClock, channelId: string): void {
-	const byPhone = (phone: string) => [...org.contacts.values()].find((c) => c.phone_number === phone)!;
+	const byPhone = (phone: string) =>
+		[...org.contacts.values()].find((c) => c.phone_number === phone)!;
 	const hour = 60 * 60 * 1000;
-	const conversations: Array<{ phone: string; status: string; lastAt: number; lines: Array<[string, 'whatsapp' | 'webapp']> }> = [
-		{ phone: '+34600000001', status: 'open', lastAt: clock.now() - hour, lines: [['Hola, ¿tenéis cita el jueves?', 'whatsapp'], ['¡Hola María! Sí, a las 10:00.', 'webapp']] },
-		{ phone: '+14155550123', status: 'closed', lastAt: clock.now() - 72 * hour, lines: [['Thanks, all sorted.', 'whatsapp']] },
+	const conversations: Array<{
+		phone: string;
+		status: string;
+		lastAt: number;
+		lines: Array<[string, 'whatsapp' | 'webapp']>;
+	}> = [
+		{
+			phone: '+34600000001',
+			status: 'open',
+			lastAt: clock.now() - hour,
+			lines: [
+				['Hola, ¿tenéis cita el jueves?', 'whatsapp'],
+				['¡Hola María! Sí, a las 10:00.', 'webapp'],
+			],
+		},
+		{
+			phone: '+14155550123',
+			status: 'closed',
+			lastAt: clock.now() - 72 * hour,
+			lines: [['Thanks, all sorted.', 'whatsapp']],
+		},
 	];
 	for (const { phone, status, lastAt, lines } of conversations) {
 		const contact = byPhone(phone);
-		const thread = { id: `thr-${randomUUID()}`, channel_id: channelId, channel_type: 'WABA', contact_id: contact.id, organization_id: org.id, status, assignee: null, assignee_type: null, updated_at: clock.iso(lastAt), window_open_until: lastAt + 24 * hour };
+		const thread = {
+			id: `thr-${randomUUID()}`,
+			channel_id: channelId,
+			channel_type: 'WABA',
+			contact_id: contact.id,
+			organization_id: org.id,
+			status,
+			assignee: null,
+			assignee_type: null,
+			updated_at: clock.iso(lastAt),
+			window_open_until: lastAt + 24 * hour,
+		};
 		org.threads.set(thread.id, thread);
 		for (const [content, source] of lines) {
 			const id = `msg-${randomUUID()}`;
 			const inbound = source === 'whatsapp';
-			org.messages.set(id, { id, thread_id: thread.id, role: 'human', type: 'text', content, media: null, from: inbound ? phone : 'WhatsApp Sales', source, status: inbound ? 'delivered' : 'read', sender_id: inbound ? null : org.members[0]?.id ?? null, created_at: clock.iso(lastAt) });
+			org.messages.set(id, {
+				id,
+				thread_id: thread.id,
+				role: 'human',
+				type: 'text',
+				content,
+				media: null,
+				from: inbound ? phone : 'WhatsApp Sales',
+				source,
+				status: inbound ? 'delivered' : 'read',
+				sender_id: inbound ? null : (org.members[0]?.id ?? null),
+				created_at: clock.iso(lastAt),
+			});
 		}
 		contact.last_activity_at = lastAt;
 	}

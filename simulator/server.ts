@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import http, { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import http, {
+	type IncomingHttpHeaders,
+	type IncomingMessage,
+	type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { SimClock } from './clock';
 import { FaultInjector, type Fault } from './faults';
-import { DEFAULT_LIMITS, FixedWindowLimiter, HEADER_SUFFIX, type BudgetLimits, type BudgetName } from './rateLimit';
+import {
+	DEFAULT_LIMITS,
+	FixedWindowLimiter,
+	HEADER_SUFFIX,
+	type BudgetLimits,
+	type BudgetName,
+} from './rateLimit';
 import { newOrganization } from './seed';
 import type { Organization } from './types';
 
@@ -118,14 +128,24 @@ export class Simulator {
 		return this.org.apiKey;
 	}
 
-	addOrganization(settings: Partial<Pick<Organization, 'eventsAddon' | 'contactQuota' | 'anonymousDailyCap' | 'eventNameCap'>> = {}, apiKey?: string): Organization {
-		const org = newOrganization(apiKey ?? `vak_${randomBytes(18).toString('hex')}`, settings, this.clock);
+	addOrganization(
+		settings: Partial<
+			Pick<Organization, 'eventsAddon' | 'contactQuota' | 'anonymousDailyCap' | 'eventNameCap'>
+		> = {},
+		apiKey?: string,
+	): Organization {
+		const org = newOrganization(
+			apiKey ?? `vak_${randomBytes(18).toString('hex')}`,
+			settings,
+			this.clock,
+		);
 		this.organizations.set(org.apiKey, org);
 		return org;
 	}
 
 	register(routes: RouteDef[]): void {
-		for (const route of routes) this.routes.push({ ...route, segments: route.pattern.split('/').filter(Boolean) });
+		for (const route of routes)
+			this.routes.push({ ...route, segments: route.pattern.split('/').filter(Boolean) });
 		// literal segments before parameters, so `/v1/agents/voices` wins over `/v1/agents/:agentId`
 		this.routes.sort((a, b) => specificity(b) - specificity(a));
 	}
@@ -136,7 +156,9 @@ export class Simulator {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
 		});
-		await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, '127.0.0.1', resolve));
+		await new Promise<void>((resolve) =>
+			this.server!.listen(this.options.port ?? 0, '127.0.0.1', resolve),
+		);
 		const { port } = this.server.address() as AddressInfo;
 		this.baseUrl = `http://127.0.0.1:${port}`;
 		return this.baseUrl;
@@ -145,7 +167,9 @@ export class Simulator {
 	async stop(): Promise<void> {
 		await this.clock.stopRunning();
 		for (const socket of this.sockets) socket.destroy();
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 	}
 
 	/** Requests received, optionally filtered by method and path (string exact or RegExp). */
@@ -159,7 +183,13 @@ export class Simulator {
 
 	/** Post a webhook; failures are recorded, never thrown (the service does not retry them either). */
 	async postWebhook(url: string, payload: Record<string, unknown>): Promise<void> {
-		const delivery: WebhookDelivery = { url, payload, status: null, at: this.clock.now(), sentAt: Date.now() };
+		const delivery: WebhookDelivery = {
+			url,
+			payload,
+			status: null,
+			at: this.clock.now(),
+			sentAt: Date.now(),
+		};
 		this.webhooks.push(delivery);
 		try {
 			const res = await fetch(url, {
@@ -194,7 +224,12 @@ export class Simulator {
 
 		const fault = this.faults.take(method, url.pathname);
 		if (fault && !fault.afterHandling) {
-			if (fault.drop || fault.cutBody || fault.status !== undefined || fault.rawBody !== undefined) {
+			if (
+				fault.drop ||
+				fault.cutBody ||
+				fault.status !== undefined ||
+				fault.rawBody !== undefined
+			) {
 				return this.answerFault(fault, res, record);
 			}
 			if (fault.delayMs) await delay(fault.delayMs);
@@ -227,7 +262,8 @@ export class Simulator {
 		const ipHeaders = this.rateHeaders('ip', ip);
 
 		const org = this.organizations.get(String(headers['x-api-key'] ?? ''));
-		if (!org) return withHeaders(apiError(401, 'Unauthorized: missing or invalid API key'), ipHeaders);
+		if (!org)
+			return withHeaders(apiError(401, 'Unauthorized: missing or invalid API key'), ipHeaders);
 		record.orgId = org.id;
 
 		const match = this.match(method, url.pathname);
@@ -253,10 +289,17 @@ export class Simulator {
 			sim: this,
 		};
 		const budgets =
-			typeof match.route.budgets === 'function' ? match.route.budgets(request) : (match.route.budgets ?? ['org']);
+			typeof match.route.budgets === 'function'
+				? match.route.budgets(request)
+				: (match.route.budgets ?? ['org']);
 		for (const budget of budgets) {
 			if (this.limiter.peek(budget, org.id, now).remaining === 0) {
-				return this.tooMany(budget, org.id, budgetLabel(budget), budgets.includes('listing') ? ipHeaders : {});
+				return this.tooMany(
+					budget,
+					org.id,
+					budgetLabel(budget),
+					budgets.includes('listing') ? ipHeaders : {},
+				);
 			}
 		}
 		for (const budget of budgets) this.limiter.take(budget, org.id, now);
@@ -269,7 +312,10 @@ export class Simulator {
 		return withHeaders(answer, rate);
 	}
 
-	private match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
+	private match(
+		method: string,
+		path: string,
+	): { route: CompiledRoute; params: Record<string, string> } | undefined {
 		const parts = path.split('/').filter(Boolean);
 		for (const route of this.routes) {
 			if (route.method !== method || route.segments.length !== parts.length) continue;
@@ -288,7 +334,9 @@ export class Simulator {
 
 	private seconds(ms: number): string {
 		const s = Math.max(0, ms) / 1000;
-		return this.options.fractionalSeconds ? String(Math.round(s * 1000) / 1000) : String(Math.ceil(s));
+		return this.options.fractionalSeconds
+			? String(Math.round(s * 1000) / 1000)
+			: String(Math.ceil(s));
 	}
 
 	private rateHeaders(budget: BudgetName, key: string): Record<string, string> {
@@ -301,31 +349,57 @@ export class Simulator {
 		};
 	}
 
-	private tooMany(budget: BudgetName, key: string, label: string, extra: Record<string, string> = {}): SimResponse {
+	private tooMany(
+		budget: BudgetName,
+		key: string,
+		label: string,
+		extra: Record<string, string> = {},
+	): SimResponse {
 		const state = this.limiter.peek(budget, key, this.clock.now());
 		return {
-			...apiError(429, `Too many requests: ${label} rate limit exceeded, retry in ${this.seconds(state.resetMs)} seconds`),
-			headers: { ...extra, ...this.rateHeaders(budget, key), 'Retry-After': this.seconds(state.resetMs) },
+			...apiError(
+				429,
+				`Too many requests: ${label} rate limit exceeded, retry in ${this.seconds(state.resetMs)} seconds`,
+			),
+			headers: {
+				...extra,
+				...this.rateHeaders(budget, key),
+				'Retry-After': this.seconds(state.resetMs),
+			},
 		};
 	}
 
 	/** The fault's answer; a body cut after handling is the real answer's, cut. */
-	private answerFault(fault: Fault, res: ServerResponse, record: RecordedRequest, handled?: SimResponse): void {
+	private answerFault(
+		fault: Fault,
+		res: ServerResponse,
+		record: RecordedRequest,
+		handled?: SimResponse,
+	): void {
 		if (fault.drop) {
 			record.status = -1;
 			res.socket?.destroy();
 			return;
 		}
-		const real = fault.cutBody && fault.body === undefined && fault.rawBody === undefined ? handled : undefined;
+		const real =
+			fault.cutBody && fault.body === undefined && fault.rawBody === undefined
+				? handled
+				: undefined;
 		const status = fault.status ?? real?.status ?? 500;
 		record.status = fault.cutBody ? -1 : status;
 		const headers: Record<string, string> = { ...fault.headers };
 		if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
-		const contentType = fault.rawBody !== undefined ? (fault.contentType ?? 'text/html') : 'application/json';
-		const body = fault.rawBody ?? JSON.stringify(real ? real.body : this.faultBody(fault, status, record));
+		const contentType =
+			fault.rawBody !== undefined ? (fault.contentType ?? 'text/html') : 'application/json';
+		const body =
+			fault.rawBody ?? JSON.stringify(real ? real.body : this.faultBody(fault, status, record));
 		if (fault.cutBody) {
 			// the full length announced, half of it sent: the client sees the connection close mid-body
-			res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)), ...headers });
+			res.writeHead(status, {
+				'content-type': contentType,
+				'content-length': String(Buffer.byteLength(body)),
+				...headers,
+			});
 			res.write(body.slice(0, Math.floor(body.length / 2)), () => res.socket?.destroy());
 			return;
 		}
@@ -334,7 +408,10 @@ export class Simulator {
 	}
 
 	private faultBody(fault: Fault, status: number, record: RecordedRequest): unknown {
-		const body = fault.body ?? { statusCode: status, message: http.STATUS_CODES[status] ?? 'Error' };
+		const body = fault.body ?? {
+			statusCode: status,
+			message: http.STATUS_CODES[status] ?? 'Error',
+		};
 		if (!fault.quoteKey || !body || typeof body !== 'object') return body;
 		const message = String((body as { message?: unknown }).message ?? '');
 		return { ...body, message: `${message} (key: ${String(record.headers['x-api-key'] ?? '')})` };

@@ -18,7 +18,9 @@ function encode(key: string | undefined, value: Json, depth: number): string[] {
 	const label = key === undefined ? '' : encodeKey(key);
 	if (Array.isArray(value)) return encodeArray(label, value, depth);
 	if (isObject(value)) {
-		const fields = Object.entries(value).flatMap(([k, v]) => encode(k, v, key === undefined ? depth : depth + 1));
+		const fields = Object.entries(value).flatMap(([k, v]) =>
+			encode(k, v, key === undefined ? depth : depth + 1),
+		);
 		return key === undefined ? fields : [`${pad}${label}:`, ...fields];
 	}
 	return [`${pad}${label}: ${primitive(value)}`];
@@ -31,7 +33,10 @@ function encodeArray(label: string, items: Json[], depth: number): string[] {
 	if (items.every(isPrimitive)) return [`${header}: ${items.map(primitive).join(',')}`];
 	const fields = tableFields(items);
 	if (fields) {
-		const rows = items.map((item) => pad + INDENT + fields.map((f) => primitive((item as Record<string, Json>)[f])).join(','));
+		const rows = items.map(
+			(item) =>
+				pad + INDENT + fields.map((f) => primitive((item as Record<string, Json>)[f])).join(','),
+		);
 		return [`${header}{${fields.map(encodeKey).join(',')}}:`, ...rows];
 	}
 	return [`${header}:`, ...items.flatMap((item) => listItem(item, depth + 1))];
@@ -41,7 +46,9 @@ function encodeArray(label: string, items: Json[], depth: number): string[] {
 function listItem(item: Json, depth: number): string[] {
 	const pad = INDENT.repeat(depth);
 	if (isPrimitive(item)) return [`${pad}- ${primitive(item)}`];
-	const lines = Array.isArray(item) ? encodeArray('', item, depth + 1) : encode(undefined, item, depth + 1);
+	const lines = Array.isArray(item)
+		? encodeArray('', item, depth + 1)
+		: encode(undefined, item, depth + 1);
 	if (!lines.length) return [`${pad}-`];
 	return [`${pad}- ${lines[0].trimStart()}`, ...lines.slice(1)];
 }
@@ -51,7 +58,10 @@ function tableFields(items: Json[]): string[] | undefined {
 	const fields = Object.keys(items[0] as object);
 	const uniform = items.every((item) => {
 		const keys = Object.keys(item as object);
-		return keys.length === fields.length && fields.every((f) => f in (item as object) && isPrimitive((item as Record<string, Json>)[f]));
+		return (
+			keys.length === fields.length &&
+			fields.every((f) => f in (item as object) && isPrimitive((item as Record<string, Json>)[f]))
+		);
 	});
 	return uniform ? fields : undefined;
 }

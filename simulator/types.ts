@@ -126,7 +126,13 @@ export interface Call {
 	to: string;
 	agent_id: string;
 	contact_id: string | null;
-	contact: { id: string | null; full_name: string; phone_number: string; email: string; country: string };
+	contact: {
+		id: string | null;
+		full_name: string;
+		phone_number: string;
+		email: string;
+		country: string;
+	};
 	type: 'single-phone-call' | 'single-contact-call';
 	phase: CallPhase;
 	finished: boolean;

@@ -1,7 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { installFakeTime } from '../harness/fakeTime';
-import { activateTrigger, exampleFiles, loadExample, outputOf, runExample, runExampleAfterPoll, runFailure, triggerOf } from '../harness/examples';
+import {
+	activateTrigger,
+	exampleFiles,
+	loadExample,
+	outputOf,
+	runExample,
+	runExampleAfterPoll,
+	runFailure,
+	triggerOf,
+} from '../harness/examples';
 import type { CredentialData, WorkflowJson } from '../harness/engine';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes';
 import { startSimulator, type Simulator } from '../simulator';
@@ -16,7 +25,10 @@ import { MAIN_ORG_IDS, VOICES } from '../simulator';
 /** The credential every example names; `npm run test:n8n` imports one with this id and name. */
 const CREDENTIAL_REFERENCE = { id: 'VoiceAgentCrmSim', name: 'Voice Agent CRM (simulator)' };
 
-const credentialsOf = (sim: Simulator): CredentialData => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
+const credentialsOf = (sim: Simulator): CredentialData => ({
+	apiKey: sim.apiKey,
+	baseUrl: sim.baseUrl,
+});
 
 /** What each example must do, beyond running without error. */
 const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
@@ -24,7 +36,9 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		await withSimulator(async (sim) => {
 			const run = await runExample(workflow, credentialsOf(sim));
 			expect(runFailure(run)).toBeUndefined();
-			expect(outputOf(run, 'List Voices').map((voice) => voice.id)).toEqual(VOICES.map((voice) => voice.id));
+			expect(outputOf(run, 'List Voices').map((voice) => voice.id)).toEqual(
+				VOICES.map((voice) => voice.id),
+			);
 		});
 	},
 
@@ -34,14 +48,26 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 			expect(runFailure(first)).toBeUndefined();
 			const results = outputOf(first, 'Send Events');
 			expect(results).toHaveLength(251);
-			expect(results[250].summary).toMatchObject({ received: 250, created: 245, rejected: 5, failed: 0, contacts_created: 245, requests: 3 });
+			expect(results[250].summary).toMatchObject({
+				received: 250,
+				created: 245,
+				rejected: 5,
+				failed: 0,
+				contacts_created: 245,
+				requests: 3,
+			});
 			expect(results.filter((r) => r.reason === 'no_identity')).toHaveLength(5);
 			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(3);
 			expect(sim.org.events).toHaveLength(245);
 
 			// the rows carry their time, so their derived event IDs make a re-run store nothing twice
 			const again = await runExample(workflow, credentialsOf(sim));
-			expect(outputOf(again, 'Send Events')[250].summary).toMatchObject({ created: 0, duplicate: 245, rejected: 5, requests: 3 });
+			expect(outputOf(again, 'Send Events')[250].summary).toMatchObject({
+				created: 0,
+				duplicate: 245,
+				rejected: 5,
+				requests: 3,
+			});
 			expect(sim.org.events).toHaveLength(245);
 		});
 	},
@@ -51,11 +77,19 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		const time = installFakeTime();
 		try {
 			await withSimulator(async (sim) => {
-				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), { onStep: () => sim.clock.runDue() });
+				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), {
+					onStep: () => sim.clock.runDue(),
+				});
 				expect(runFailure(run)).toBeUndefined();
 				const [call] = outputOf(run, 'Call John and Wait');
-				expect(call).toMatchObject({ call_status: 'completed', call_result: 'answered', contact: { id: MAIN_ORG_IDS.contacts.johnSmith } });
-				expect((call.call_analysis as IDataObject).summary).toEqual(expect.stringContaining('John Smith'));
+				expect(call).toMatchObject({
+					call_status: 'completed',
+					call_result: 'answered',
+					contact: { id: MAIN_ORG_IDS.contacts.johnSmith },
+				});
+				expect((call.call_analysis as IDataObject).summary).toEqual(
+					expect.stringContaining('John Smith'),
+				);
 				expect(sim.requestsTo('POST', '/v1/calls/single-contact-call')).toHaveLength(1);
 			});
 		} finally {
@@ -90,7 +124,9 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 			const [comment] = outputOf(run, 'Comment on Contact');
 			const stored = sim.org.comments.get(String(comment.id));
 			expect(stored).toMatchObject({ contact_id: MAIN_ORG_IDS.contacts.mariaGarcia });
-			expect(stored?.content).toMatch(/^AI call completed \(answered, \d+ s\)\. Summary: .*María García.* Sentiment: positive\.$/);
+			expect(stored?.content).toMatch(
+				/^AI call completed \(answered, \d+ s\)\. Summary: .*María García.* Sentiment: positive\.$/,
+			);
 
 			const [task] = outputOf(run, 'Task to Add the Contact');
 			expect(sim.org.tasks.get(String(task.id))).toMatchObject({
@@ -146,7 +182,10 @@ describe('examples/', () => {
 					expect(node.type).toMatch(/^n8n-nodes-base\.\w+$/);
 				}
 			}
-			expect(triggerOf(workflow) ?? workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')).toBeDefined();
+			expect(
+				triggerOf(workflow) ??
+					workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+			).toBeDefined();
 		});
 
 		it('runs through the engine against the simulator and does what it says', async () => {

@@ -11,7 +11,11 @@ import { ENDPOINTS, type Budget } from '../nodes/VoiceAgentCrm/transport/endpoin
  */
 
 /** The budget column's words for the endpoint table's budgets. */
-const BUDGET_NAMES: Record<Budget, string> = { org: 'organization', listing: 'listing', events: 'events' };
+const BUDGET_NAMES: Record<Budget, string> = {
+	org: 'organization',
+	listing: 'listing',
+	events: 'events',
+};
 
 const README = readFileSync(path.resolve(__dirname, '..', 'README.md'), 'utf8');
 
@@ -22,7 +26,12 @@ function operationTable(): string[][] {
 	return section
 		.split('\n')
 		.filter((line) => line.startsWith('|') && !line.startsWith('|---'))
-		.map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()))
+		.map((line) =>
+			line
+				.split('|')
+				.slice(1, -1)
+				.map((cell) => cell.trim()),
+		)
 		.filter((cells) => cells[0] !== 'Resource');
 }
 
@@ -30,7 +39,13 @@ function expectedRows(): string[][] {
 	return RESOURCES.flatMap((resource) =>
 		resource.operations.map((operation) => {
 			const endpoint = ENDPOINTS[operation.endpoint];
-			return [resource.option.name, operation.option.name, `\`${endpoint.method} ${endpoint.path}\``, endpoint.inferred ? 'inferred' : 'documented', BUDGET_NAMES[endpoint.budget]];
+			return [
+				resource.option.name,
+				operation.option.name,
+				`\`${endpoint.method} ${endpoint.path}\``,
+				endpoint.inferred ? 'inferred' : 'documented',
+				BUDGET_NAMES[endpoint.budget],
+			];
 		}),
 	);
 }
@@ -42,13 +57,20 @@ describe('README', () => {
 
 	it('keeps the inferred mark out of the editor: it is derived from the declared endpoint into the table above', () => {
 		const saying = RESOURCES.flatMap((resource) =>
-			resource.operations.filter((operation) => /inferred/i.test(operation.option.description ?? '')).map((operation) => `${resource.option.name} → ${operation.option.name}`),
+			resource.operations
+				.filter((operation) => /inferred/i.test(operation.option.description ?? ''))
+				.map((operation) => `${resource.option.name} → ${operation.option.name}`),
 		);
 		expect(saying).toEqual([]);
 	});
 
 	it('starts with the install, demo and test commands', () => {
 		const firstBlock = /```bash\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
-		expect(firstBlock.split('\n').map((line) => line.split('#')[0].trim()).filter(Boolean)).toEqual(['npm install', 'npm run demo', 'npm test']);
+		expect(
+			firstBlock
+				.split('\n')
+				.map((line) => line.split('#')[0].trim())
+				.filter(Boolean),
+		).toEqual(['npm install', 'npm run demo', 'npm test']);
 	});
 });

@@ -18,7 +18,17 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 
 import { startSimulator, storedEvents } from '../../simulator';
-import { freshDir, installPaths, keepSecret, log, N8nInstance, PACKAGE_NAME, ROOT, runOk, writeJson } from '../../scripts/n8n/lib';
+import {
+	freshDir,
+	installPaths,
+	keepSecret,
+	log,
+	N8nInstance,
+	PACKAGE_NAME,
+	ROOT,
+	runOk,
+	writeJson,
+} from '../../scripts/n8n/lib';
 
 const CREDENTIAL = { id: 'VoiceAgentCrmBench', name: 'Voice Agent CRM (bench)' };
 
@@ -32,7 +42,11 @@ const CREDENTIAL = { id: 'VoiceAgentCrmBench', name: 'Voice Agent CRM (bench)' }
  */
 type Workflow = 'automatic' | 'fields' | 'json' | 'fieldsComputed' | 'codeHttp';
 const WORKFLOWS: Workflow[] = ['automatic', 'fields', 'json', 'fieldsComputed', 'codeHttp'];
-const AT_100K = (process.env.BENCH_N8N_WORKFLOWS_100K?.split(',') ?? ['automatic', 'fields', 'codeHttp']) as Workflow[];
+const AT_100K = (process.env.BENCH_N8N_WORKFLOWS_100K?.split(',') ?? [
+	'automatic',
+	'fields',
+	'codeHttp',
+]) as Workflow[];
 
 interface Measure {
 	cpuSeconds: number;
@@ -47,9 +61,27 @@ interface Measure {
 function generator(rows: number, offsetSeconds: number) {
 	const expression = `={{ { "rows": Array.from({ length: ${rows} }, (_, i) => ({ event: 'Purchase Completed', email: 'customer-' + (i % 200) + '@example.com', at: new Date(Date.UTC(2024, 0, 1) + i * 60000 + ${offsetSeconds * 1000}).toISOString(), amount: (i % 90) + 9.9 })) } }}`;
 	return [
-		{ parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
-		{ parameters: { mode: 'raw', jsonOutput: expression, options: {} }, name: 'Rows', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [200, 0] },
-		{ parameters: { fieldToSplitOut: 'rows', options: {} }, name: 'One Item per Row', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0] },
+		{
+			parameters: {},
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
+		{
+			parameters: { mode: 'raw', jsonOutput: expression, options: {} },
+			name: 'Rows',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [200, 0],
+		},
+		{
+			parameters: { fieldToSplitOut: 'rows', options: {} },
+			name: 'One Item per Row',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [400, 0],
+		},
 	];
 }
 
@@ -57,29 +89,63 @@ const EVENT_SEND = { resource: 'event', operation: 'send' };
 const credentials = { voiceAgentCrmApi: CREDENTIAL };
 
 function sendingNodes(workflow: Workflow, baseUrl: string, apiKey: string) {
-	const node = (name: string, type: string, typeVersion: number, parameters: object, extra: object = {}) => ({ parameters, name, type, typeVersion, position: [600, 0], ...extra });
+	const node = (
+		name: string,
+		type: string,
+		typeVersion: number,
+		parameters: object,
+		extra: object = {},
+	) => ({ parameters, name, type, typeVersion, position: [600, 0], ...extra });
 	if (workflow === 'automatic') {
-		return [node('Send', 'n8n-nodes-voice-agent-crm.voiceAgentCrm', 1, { ...EVENT_SEND, eventInput: 'autoMapInputData', columnNames: { eventName: 'event', occurredAt: 'at', value: 'amount' } }, { credentials })];
+		return [
+			node(
+				'Send',
+				'n8n-nodes-voice-agent-crm.voiceAgentCrm',
+				1,
+				{
+					...EVENT_SEND,
+					eventInput: 'autoMapInputData',
+					columnNames: { eventName: 'event', occurredAt: 'at', value: 'amount' },
+				},
+				{ credentials },
+			),
+		];
 	}
 	if (workflow === 'fields' || workflow === 'fieldsComputed') {
 		// computed: what a user writes to clean a column on the way, evaluated by n8n for every item
 		const computed = workflow === 'fieldsComputed';
 		return [
-			node('Send', 'n8n-nodes-voice-agent-crm.voiceAgentCrm', 1, {
-				...EVENT_SEND,
-				eventName: computed ? '={{ $json.event.trim() }}' : '={{ $json.event }}',
-				contactEmail: computed ? '={{ $json.email.toLowerCase() }}' : '={{ $json.email }}',
-				additionalFields: { occurredAt: computed ? '={{ $json.at.trim() }}' : '={{ $json.at }}', value: computed ? '={{ Number($json.amount) }}' : '={{ $json.amount }}' },
-			}, { credentials }),
+			node(
+				'Send',
+				'n8n-nodes-voice-agent-crm.voiceAgentCrm',
+				1,
+				{
+					...EVENT_SEND,
+					eventName: computed ? '={{ $json.event.trim() }}' : '={{ $json.event }}',
+					contactEmail: computed ? '={{ $json.email.toLowerCase() }}' : '={{ $json.email }}',
+					additionalFields: {
+						occurredAt: computed ? '={{ $json.at.trim() }}' : '={{ $json.at }}',
+						value: computed ? '={{ Number($json.amount) }}' : '={{ $json.amount }}',
+					},
+				},
+				{ credentials },
+			),
 		];
 	}
 	if (workflow === 'json') {
 		return [
-			node('Send', 'n8n-nodes-voice-agent-crm.voiceAgentCrm', 1, {
-				...EVENT_SEND,
-				eventInput: 'json',
-				eventJson: '={{ { event_name: $json.event, occurred_at: $json.at, contact: { email: $json.email }, value: $json.amount } }}',
-			}, { credentials }),
+			node(
+				'Send',
+				'n8n-nodes-voice-agent-crm.voiceAgentCrm',
+				1,
+				{
+					...EVENT_SEND,
+					eventInput: 'json',
+					eventJson:
+						'={{ { event_name: $json.event, occurred_at: $json.at, contact: { email: $json.email }, value: $json.amount } }}',
+				},
+				{ credentials },
+			),
 		];
 	}
 	const group = `const rows = $input.all();
@@ -106,11 +172,26 @@ return out;`;
 	];
 }
 
-function workflowJson(id: string, workflow: Workflow, rows: number, offsetSeconds: number, baseUrl: string, apiKey: string) {
+function workflowJson(
+	id: string,
+	workflow: Workflow,
+	rows: number,
+	offsetSeconds: number,
+	baseUrl: string,
+	apiKey: string,
+) {
 	const nodes = [...generator(rows, offsetSeconds), ...sendingNodes(workflow, baseUrl, apiKey)];
 	const connections: Record<string, unknown> = {};
-	for (let i = 0; i < nodes.length - 1; i++) connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
-	return { id, name: `bench ${id}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
+	for (let i = 0; i < nodes.length - 1; i++)
+		connections[nodes[i].name] = { main: [[{ node: nodes[i + 1].name, type: 'main', index: 0 }]] };
+	return {
+		id,
+		name: `bench ${id}`,
+		nodes,
+		connections,
+		active: false,
+		settings: { executionOrder: 'v1' },
+	};
 }
 
 /** The package as users get it, installed as a community package (as test:n8n does it). */
@@ -121,9 +202,21 @@ async function installPackage(n8n: N8nInstance, workDir: string): Promise<void> 
 	const nodesDir = path.join(n8n.n8nDir, 'nodes');
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	mkdirSync(packageDir, { recursive: true });
-	await runOk('tar', ['-xzf', path.join(workDir, filename), '-C', packageDir, '--strip-components=1']);
-	const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string };
-	writeJson(path.join(nodesDir, 'package.json'), { name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: manifest.version } });
+	await runOk('tar', [
+		'-xzf',
+		path.join(workDir, filename),
+		'-C',
+		packageDir,
+		'--strip-components=1',
+	]);
+	const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+		version: string;
+	};
+	writeJson(path.join(nodesDir, 'package.json'), {
+		name: 'installed-nodes',
+		private: true,
+		dependencies: { [PACKAGE_NAME]: manifest.version },
+	});
 }
 
 /**
@@ -134,7 +227,11 @@ async function installPackage(n8n: N8nInstance, workDir: string): Promise<void> 
  */
 async function execute(n8n: N8nInstance, id: string, outFile: string): Promise<Measure> {
 	const command = `exec /usr/bin/time -f 'BENCH %U %S %e' ${n8n.install.nodeBin} ${n8n.install.n8nBin} execute --id=${id} --rawOutput > ${outFile}`;
-	const child = spawn('bash', ['-c', command], { cwd: n8n.userFolder, env: n8n.env(), stdio: ['ignore', 'ignore', 'pipe'] });
+	const child = spawn('bash', ['-c', command], {
+		cwd: n8n.userFolder,
+		env: n8n.env(),
+		stdio: ['ignore', 'ignore', 'pipe'],
+	});
 	let stderr = '';
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	let peakKb = 0;
@@ -142,7 +239,8 @@ async function execute(n8n: N8nInstance, id: string, outFile: string): Promise<M
 	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 	clearInterval(sampler);
 	const line = stderr.split('\n').find((l) => l.startsWith('BENCH '));
-	if (code !== 0 || !line) throw new Error(`n8n execute ${id} failed (${code}): ${stderr.slice(-2000)}`);
+	if (code !== 0 || !line)
+		throw new Error(`n8n execute ${id} failed (${code}): ${stderr.slice(-2000)}`);
 	const [user, sys, wall] = line.split(' ').slice(1).map(Number);
 	return { cpuSeconds: user + sys, wallSeconds: wall, peakRssMiB: peakKb / 1024 };
 }
@@ -171,21 +269,42 @@ function treeRssKb(root: number): number {
 	return total;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<void> {
 	const workDir = freshDir(path.join(ROOT, 'bench', '.tmp', 'n8n'));
-	const install = installPaths(process.env.N8N_CACHE_DIR ?? path.join(homedir(), '.cache', PACKAGE_NAME, 'n8n-2.38.7'));
-	const n8n = new N8nInstance(install, freshDir(path.join(workDir, 'user')), freshDir(path.join(workDir, 'logs')), 0);
+	const install = installPaths(
+		process.env.N8N_CACHE_DIR ?? path.join(homedir(), '.cache', PACKAGE_NAME, 'n8n-2.38.7'),
+	);
+	const n8n = new N8nInstance(
+		install,
+		freshDir(path.join(workDir, 'user')),
+		freshDir(path.join(workDir, 'logs')),
+		0,
+	);
 	await installPackage(n8n, workDir);
-	const sim = await startSimulator({ apiKey: `vak_${randomBytes(18).toString('hex')}`, limits: { events: 10_000_000, ip: 10_000_000 } });
+	const sim = await startSimulator({
+		apiKey: `vak_${randomBytes(18).toString('hex')}`,
+		limits: { events: 10_000_000, ip: 10_000_000 },
+	});
 	keepSecret(sim.apiKey);
 	const figures: Record<string, number> = {};
 	const table: string[] = [];
 	try {
-		writeJson(path.join(workDir, 'credentials.json'), [{ ...CREDENTIAL, type: 'voiceAgentCrmApi', data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl } }]);
-		await n8n.cliOk(['import:credentials', `--input=${path.join(workDir, 'credentials.json')}`, '--decrypted']);
+		writeJson(path.join(workDir, 'credentials.json'), [
+			{
+				...CREDENTIAL,
+				type: 'voiceAgentCrmApi',
+				data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			},
+		]);
+		await n8n.cliOk([
+			'import:credentials',
+			`--input=${path.join(workDir, 'credentials.json')}`,
+			'--decrypted',
+		]);
 		const sizes: Array<[number, string, number, Workflow[]]> = [
 			[10_000, '10k', Number(process.env.BENCH_N8N_RUNS ?? 3), WORKFLOWS],
 			[100_000, '100k', Number(process.env.BENCH_N8N_RUNS_100K ?? 1), AT_100K],
@@ -198,29 +317,53 @@ async function main(): Promise<void> {
 					// each run its own times, so that every run stores its events (no duplicates)
 					const id = `${workflow}${label}${pair}`;
 					const file = path.join(workDir, `${id}.json`);
-					writeJson(file, workflowJson(id, workflow, rows, pair * WORKFLOWS.length + WORKFLOWS.indexOf(workflow), sim.baseUrl, sim.apiKey));
+					writeJson(
+						file,
+						workflowJson(
+							id,
+							workflow,
+							rows,
+							pair * WORKFLOWS.length + WORKFLOWS.indexOf(workflow),
+							sim.baseUrl,
+							sim.apiKey,
+						),
+					);
 					await n8n.cliOk(['import:workflow', `--input=${file}`]);
 					const before = sim.requestsTo('POST', '/v1/events').length;
 					const measure = await execute(n8n, id, path.join(workDir, `${id}.out.json`));
 					const requests = sim.requestsTo('POST', '/v1/events').length - before;
-					if (requests !== rows / 100) throw new Error(`${id}: ${requests} requests for ${rows} rows`);
+					if (requests !== rows / 100)
+						throw new Error(`${id}: ${requests} requests for ${rows} rows`);
 					log(`${id}: ${JSON.stringify(measure)} (${requests} requests)`);
 					measures.get(workflow)!.push(measure);
 				}
 			}
-			const med = (workflow: Workflow, key: keyof Measure) => median(measures.get(workflow)!.map((m) => m[key]));
+			const med = (workflow: Workflow, key: keyof Measure) =>
+				median(measures.get(workflow)!.map((m) => m[key]));
 			for (const workflow of workflows) {
 				figures[`events_real_${workflow}_cpu_s_${label}`] = round(med(workflow, 'cpuSeconds'));
 				figures[`events_real_${workflow}_wall_s_${label}`] = round(med(workflow, 'wallSeconds'));
-				figures[`events_real_${workflow}_peak_rss_mib_${label}`] = Math.round(med(workflow, 'peakRssMiB'));
-				table.push(`| ${rows.toLocaleString('en')} | ${workflow} | ${rows / 100} | ${round(med(workflow, 'cpuSeconds'), 1)} s | ${round(med(workflow, 'wallSeconds'), 1)} s | ${Math.round(med(workflow, 'peakRssMiB'))} MiB |`);
+				figures[`events_real_${workflow}_peak_rss_mib_${label}`] = Math.round(
+					med(workflow, 'peakRssMiB'),
+				);
+				table.push(
+					`| ${rows.toLocaleString('en')} | ${workflow} | ${rows / 100} | ${round(med(workflow, 'cpuSeconds'), 1)} s | ${round(med(workflow, 'wallSeconds'), 1)} s | ${Math.round(med(workflow, 'peakRssMiB'))} MiB |`,
+				);
 			}
-			figures[`events_real_cpu_ratio_vs_code_http_${label}`] = round(med('automatic', 'cpuSeconds') / med('codeHttp', 'cpuSeconds'));
+			figures[`events_real_cpu_ratio_vs_code_http_${label}`] = round(
+				med('automatic', 'cpuSeconds') / med('codeHttp', 'cpuSeconds'),
+			);
 			for (const workflow of workflows.filter((w) => w !== 'automatic' && w !== 'codeHttp')) {
-				figures[`events_real_${workflow}_cpu_ratio_vs_code_http_${label}`] = round(med(workflow, 'cpuSeconds') / med('codeHttp', 'cpuSeconds'));
-				figures[`events_real_${workflow}_peak_rss_ratio_vs_code_http_${label}`] = round(med(workflow, 'peakRssMiB') / med('codeHttp', 'peakRssMiB'));
+				figures[`events_real_${workflow}_cpu_ratio_vs_code_http_${label}`] = round(
+					med(workflow, 'cpuSeconds') / med('codeHttp', 'cpuSeconds'),
+				);
+				figures[`events_real_${workflow}_peak_rss_ratio_vs_code_http_${label}`] = round(
+					med(workflow, 'peakRssMiB') / med('codeHttp', 'peakRssMiB'),
+				);
 			}
-			figures[`events_real_peak_rss_ratio_vs_code_http_${label}`] = round(med('automatic', 'peakRssMiB') / med('codeHttp', 'peakRssMiB'));
+			figures[`events_real_peak_rss_ratio_vs_code_http_${label}`] = round(
+				med('automatic', 'peakRssMiB') / med('codeHttp', 'peakRssMiB'),
+			);
 			figures[`events_real_pairs_${label}`] = pairs;
 		}
 		if (storedEvents(sim.org).length === 0) throw new Error('no event stored');
@@ -230,7 +373,13 @@ async function main(): Promise<void> {
 	const resultsPath = path.join(ROOT, 'bench', 'results.json');
 	const results = { ...(JSON.parse(readFileSync(resultsPath, 'utf8')) as object), ...figures };
 	writeFileSync(resultsPath, `${JSON.stringify(results, null, 2)}\n`);
-	console.log(['| rows | workflow | requests | CPU | wall | peak memory |', '|---|---|---|---|---|---|', ...table].join('\n'));
+	console.log(
+		[
+			'| rows | workflow | requests | CPU | wall | peak memory |',
+			'|---|---|---|---|---|---|',
+			...table,
+		].join('\n'),
+	);
 	console.log(figures);
 }
 

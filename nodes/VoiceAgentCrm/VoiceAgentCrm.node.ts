@@ -23,7 +23,8 @@ export class VoiceAgentCrm implements INodeType {
 		version: 1,
 		// built from the operations' display names: n8n's literal default shows raw values ("placePhoneCall: call")
 		subtitle: operationSubtitle(RESOURCES),
-		description: 'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
+		description:
+			'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
 		defaults: { name: 'Voice Agent CRM' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -21,8 +21,16 @@ const properties: INodeProperties[] = [
 		name: 'events',
 		type: 'multiOptions',
 		options: [
-			{ name: 'Call Finished', value: 'callFinished', description: 'A call reached a finished status. Each call once.' },
-			{ name: 'Call Started', value: 'callStarted', description: 'A call was answered (by a person or a voicemail box). Each call once.' },
+			{
+				name: 'Call Finished',
+				value: 'callFinished',
+				description: 'A call reached a finished status. Each call once.',
+			},
+			{
+				name: 'Call Started',
+				value: 'callStarted',
+				description: 'A call was answered (by a person or a voicemail box). Each call once.',
+			},
 		],
 		default: ['callFinished'],
 		required: true,
@@ -36,12 +44,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Set on Chosen Agents While Active',
 				value: 'agents',
-				description: "Replace the chosen agents' Webhook URL with this node's URL while the workflow is active; restore it on deactivation",
+				description:
+					"Replace the chosen agents' Webhook URL with this node's URL while the workflow is active; restore it on deactivation",
 			},
 			{
 				name: 'I Copy the URL Myself',
 				value: 'manual',
-				description: "Paste this node's URL into an agent's or a call's webhook URL in the dashboard or in Place AI Call",
+				description:
+					"Paste this node's URL into an agent's or a call's webhook URL in the dashboard or in Place AI Call",
 			},
 		],
 		default: 'agents',
@@ -76,27 +86,41 @@ const properties: INodeProperties[] = [
 	...callFilterFields({
 		description:
 			'Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the next event of the call emits it without them, and its analysis_note says so.',
-	}).map((field) => (field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes' ? withFinished(field) : field)),
+	}).map((field) =>
+		field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes'
+			? withFinished(field)
+			: field,
+	),
 ];
 
 function withFinished(field: INodeProperties): INodeProperties {
-	return { ...field, displayOptions: { show: { ...field.displayOptions?.show, events: ['callFinished'] } } };
+	return {
+		...field,
+		displayOptions: { show: { ...field.displayOptions?.show, events: ['callFinished'] } },
+	};
 }
 
 export class VoiceAgentCrmInstantTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Voice Agent CRM Instant Trigger',
 		name: 'voiceAgentCrmInstantTrigger',
-		icon: { light: 'file:voiceAgentCrmInstantTrigger.svg', dark: 'file:voiceAgentCrmInstantTrigger.dark.svg' },
+		icon: {
+			light: 'file:voiceAgentCrmInstantTrigger.svg',
+			dark: 'file:voiceAgentCrmInstantTrigger.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ ($parameter["events"] || []).map(e => e === "callStarted" ? "Call Started" : "Call Finished").join(", ") }}',
-		description: 'Starts the workflow within seconds when an AI phone call starts or finishes, from the call events the service posts',
+		subtitle:
+			'={{ ($parameter["events"] || []).map(e => e === "callStarted" ? "Call Started" : "Call Finished").join(", ") }}',
+		description:
+			'Starts the workflow within seconds when an AI phone call starts or finishes, from the call events the service posts',
 		defaults: { name: 'Voice Agent CRM Instant Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'call-events' }],
+		webhooks: [
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'call-events' },
+		],
 		properties,
 	};
 

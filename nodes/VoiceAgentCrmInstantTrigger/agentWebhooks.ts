@@ -30,8 +30,15 @@ async function webhookUrlOf(context: IHookFunctions, agentId: string): Promise<s
 	return typeof url === 'string' && url ? url : null;
 }
 
-async function setWebhookUrl(context: IHookFunctions, agentId: string, url: string | null): Promise<void> {
-	await apiRequest.call(context, 'updateAgent', { params: { agentId }, body: { webhook_url: url } });
+async function setWebhookUrl(
+	context: IHookFunctions,
+	agentId: string,
+	url: string | null,
+): Promise<void> {
+	await apiRequest.call(context, 'updateAgent', {
+		params: { agentId },
+		body: { webhook_url: url },
+	});
 }
 
 /** Whether every chosen agent already points at this trigger, with its previous URL saved. */
@@ -52,7 +59,8 @@ export async function pointAgentsHere(context: IHookFunctions, url: string): Pro
 		for (const agentId of chosenAgents(context)) {
 			const previous = await webhookUrlOf(context, agentId);
 			// pointing here already (a re-activation): the URL saved the first time is the one to restore
-			if (previous !== url || !(agentId in registered)) registered[agentId] = previous === url ? null : previous;
+			if (previous !== url || !(agentId in registered))
+				registered[agentId] = previous === url ? null : previous;
 			if (previous !== url) {
 				await setWebhookUrl(context, agentId, url);
 				changedNow.push(agentId);
@@ -62,7 +70,8 @@ export async function pointAgentsHere(context: IHookFunctions, url: string): Pro
 		failure = error;
 	}
 	if (failure === undefined) return;
-	for (const agentId of changedNow) await setWebhookUrl(context, agentId, registered[agentId]).catch(() => undefined);
+	for (const agentId of changedNow)
+		await setWebhookUrl(context, agentId, registered[agentId]).catch(() => undefined);
 	throw failure;
 }
 
@@ -72,7 +81,8 @@ export async function restoreAgents(context: IHookFunctions, url: string): Promi
 	let restoredAll = true;
 	for (const [agentId, previous] of Object.entries(registered)) {
 		try {
-			if ((await webhookUrlOf(context, agentId)) === url) await setWebhookUrl(context, agentId, previous);
+			if ((await webhookUrlOf(context, agentId)) === url)
+				await setWebhookUrl(context, agentId, previous);
 			delete registered[agentId];
 		} catch {
 			// kept in `registered`: the next activation and deactivation try again

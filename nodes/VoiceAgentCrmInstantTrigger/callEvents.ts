@@ -3,7 +3,14 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 import { recordHasStarted, recordIsFinished } from '../VoiceAgentCrm/shared/callVocabulary';
 import { UUID_REGEX } from '../VoiceAgentCrm/shared/text';
 import { callSettings } from '../VoiceAgentCrmTrigger/callFields';
-import { callItem, lateNote, matchesFilters, readCall, verdictOf, type CallSettings } from '../VoiceAgentCrmTrigger/calls';
+import {
+	callItem,
+	lateNote,
+	matchesFilters,
+	readCall,
+	verdictOf,
+	type CallSettings,
+} from '../VoiceAgentCrmTrigger/calls';
 
 /**
  * What one webhook delivery emits. The body is never trusted: only its `call_id` is used, to read
@@ -47,7 +54,8 @@ function claim(context: IWebhookFunctions, callId: string, event: CallEvent): bo
 function bound(inProcess: Set<string>, emitted: Record<string, number>): void {
 	const keys = Object.keys(emitted);
 	for (const key of keys.slice(0, Math.max(0, keys.length - 2 * MAX_CLAIMS))) delete emitted[key];
-	while (inProcess.size > 2 * MAX_CLAIMS) inProcess.delete(inProcess.values().next().value as string);
+	while (inProcess.size > 2 * MAX_CLAIMS)
+		inProcess.delete(inProcess.values().next().value as string);
 }
 
 function chosenEvents(context: IWebhookFunctions): CallEvent[] {
@@ -71,14 +79,34 @@ export async function itemsOfDelivery(context: IWebhookFunctions): Promise<INode
 	if (settings.agentId && call.agent_id !== settings.agentId) return [];
 
 	const items: INodeExecutionData[] = [];
-	if (events.includes('callStarted') && recordHasStarted(call) && startedMatches(call, settings) && claim(context, callId, 'callStarted')) {
-		items.push(withEvent(await callItem(context, call, { ...settings, recordingProperty: undefined }), 'callStarted'));
+	if (
+		events.includes('callStarted') &&
+		recordHasStarted(call) &&
+		startedMatches(call, settings) &&
+		claim(context, callId, 'callStarted')
+	) {
+		items.push(
+			withEvent(
+				await callItem(context, call, { ...settings, recordingProperty: undefined }),
+				'callStarted',
+			),
+		);
 	}
 	if (events.includes('callFinished') && recordIsFinished(call) && matchesFilters(call, settings)) {
 		const verdict = verdictOf(call, settings, Date.now());
 		// not ready: a later delivery (transcript ready) finds the analysis and emits it
 		if (verdict !== 'wait' && claim(context, callId, 'callFinished')) {
-			items.push(withEvent(await callItem(context, call, settings, verdict === 'late' ? lateNote(settings) : undefined), 'callFinished'));
+			items.push(
+				withEvent(
+					await callItem(
+						context,
+						call,
+						settings,
+						verdict === 'late' ? lateNote(settings) : undefined,
+					),
+					'callFinished',
+				),
+			);
 		}
 	}
 	return items;

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { methods } from '../VoiceAgentCrm/methods';
@@ -33,7 +38,10 @@ export class VoiceAgentCrmTrigger implements INodeType {
  * One poll of one event. Its cursor is changed on a copy and stored only once the whole poll
  * succeeded; the cursors of the other events are dropped (the node follows one event at a time).
  */
-async function runPoll(context: IPollFunctions, event: PollEvent): Promise<INodeExecutionData[][] | null> {
+async function runPoll(
+	context: IPollFunctions,
+	event: PollEvent,
+): Promise<INodeExecutionData[][] | null> {
 	const settings = event.settings(context);
 	if (context.getMode() === 'manual') {
 		const item = await event.sample(context, settings);

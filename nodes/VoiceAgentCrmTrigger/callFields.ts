@@ -3,7 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { recordingFields, recordingProperty } from '../VoiceAgentCrm/shared/recording';
 import { agentLocator } from '../VoiceAgentCrm/shared/locators';
-import { TRANSCRIPT_CHOICES, transcriptOptionsField } from '../VoiceAgentCrm/shared/transcriptOptions';
+import {
+	TRANSCRIPT_CHOICES,
+	transcriptOptionsField,
+} from '../VoiceAgentCrm/shared/transcriptOptions';
 import type { CallSettings } from './calls';
 
 /** What reads a trigger's parameters: a poll, or a webhook delivery of the instant trigger. */
@@ -39,7 +42,8 @@ export function callFilterFields(analysisOption: { description: string }): INode
 				{ name: 'Voicemail', value: 'voicemail' },
 			],
 			default: [],
-			description: 'Only calls with these results. Leave empty for every result (canceled calls have none).',
+			description:
+				'Only calls with these results. Leave empty for every result (canceled calls have none).',
 		},
 		{
 			displayName: 'Wait for Analysis',
@@ -54,7 +58,8 @@ export function callFilterFields(analysisOption: { description: string }): INode
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 15,
-			description: 'How long after a call finished to wait for its analysis and transcript before emitting it without them',
+			description:
+				'How long after a call finished to wait for its analysis and transcript before emitting it without them',
 			displayOptions: { show: { waitForAnalysis: [true] } },
 		},
 		transcriptOptionsField(),
@@ -73,9 +78,14 @@ function minutes(value: unknown): number {
 
 /** The call event settings of a trigger, checked before any request. */
 export function callSettings(context: TriggerContext): CallSettings {
-	const transcript = TRANSCRIPT_CHOICES.safeParse(context.getNodeParameter('transcriptOptions', {}));
+	const transcript = TRANSCRIPT_CHOICES.safeParse(
+		context.getNodeParameter('transcriptOptions', {}),
+	);
 	if (!transcript.success) {
-		throw new NodeOperationError(context.getNode(), `Transcript Options: ${transcript.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+		throw new NodeOperationError(
+			context.getNode(),
+			`Transcript Options: ${transcript.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+		);
 	}
 	const options = context.getNodeParameter('callOptions', {}) as IDataObject;
 	const waitForAnalysis = context.getNodeParameter('waitForAnalysis', false) as boolean;
@@ -84,7 +94,9 @@ export function callSettings(context: TriggerContext): CallSettings {
 		directions: context.getNodeParameter('directions', []) as string[],
 		results: context.getNodeParameter('results', []) as string[],
 		waitForAnalysis,
-		analysisWaitMs: waitForAnalysis ? minutes(context.getNodeParameter('analysisWaitMinutes', 15)) : 0,
+		analysisWaitMs: waitForAnalysis
+			? minutes(context.getNodeParameter('analysisWaitMinutes', 15))
+			: 0,
 		watchMs: 60 * minutes(options.watchHours ?? 24),
 		transcript: transcript.data,
 		recordingProperty: recordingProperty(context),

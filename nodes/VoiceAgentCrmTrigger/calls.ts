@@ -1,7 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { analysisIsReady, recordIsFinal, recordIsFinished } from '../VoiceAgentCrm/shared/callVocabulary';
+import {
+	analysisIsReady,
+	recordIsFinal,
+	recordIsFinished,
+} from '../VoiceAgentCrm/shared/callVocabulary';
 import { attachRecording } from '../VoiceAgentCrm/shared/recording';
 import { transcriptQuery, type TranscriptChoices } from '../VoiceAgentCrm/shared/transcriptOptions';
 import { apiRequest } from '../VoiceAgentCrm/transport/request';
@@ -71,21 +75,36 @@ export function matchesFilters(call: IDataObject, settings: CallSettings): boole
 
 /** The list answers records in the API's default form; these options need the record read on its own. */
 function needsOwnRead(choices: TranscriptChoices): boolean {
-	return choices.includeTranscript !== false && (!!choices.includeWords || !!choices.includeTools || choices.transcriptFormat === 'toon');
+	return (
+		choices.includeTranscript !== false &&
+		(!!choices.includeWords || !!choices.includeTools || choices.transcriptFormat === 'toon')
+	);
 }
 
 /** Drop what the user turned off but the list answers anyway (the transcript). */
 function shaped(call: IDataObject, settings: CallSettings): IDataObject {
 	if (transcriptWanted(settings)) return call;
-	const { chat_history: _history, chat_history_with_tools: _tools, transcript_format: _format, ...rest } = call;
+	const {
+		chat_history: _history,
+		chat_history_with_tools: _tools,
+		transcript_format: _format,
+		...rest
+	} = call;
 	return rest;
 }
 
 /** The call's record with the user's transcript options; `undefined` when the call does not exist (404). */
-export async function readCall(context: TriggerContext, id: string, settings: CallSettings): Promise<IDataObject | undefined> {
+export async function readCall(
+	context: TriggerContext,
+	id: string,
+	settings: CallSettings,
+): Promise<IDataObject | undefined> {
 	let failure: unknown;
 	try {
-		const { payload } = await apiRequest.call(context, 'getCall', { params: { callId: id }, query: transcriptQuery(settings.transcript) });
+		const { payload } = await apiRequest.call(context, 'getCall', {
+			params: { callId: id },
+			query: transcriptQuery(settings.transcript),
+		});
 		return payload as IDataObject;
 	} catch (error) {
 		failure = error;
@@ -104,8 +123,19 @@ export function callScope(settings: CallSettings): string {
 }
 
 /** Activation: remember where the list stands and which recent calls are still live; emit nothing. */
-export async function callBaseline(context: IPollFunctions, settings: CallSettings, now: number): Promise<CallCursor> {
-	const { records } = await scanNewestFirst(context, 'listCalls', listQuery(settings), (c) => msOf(c.created_at), now - settings.watchMs, BASELINE_RECORDS);
+export async function callBaseline(
+	context: IPollFunctions,
+	settings: CallSettings,
+	now: number,
+): Promise<CallCursor> {
+	const { records } = await scanNewestFirst(
+		context,
+		'listCalls',
+		listQuery(settings),
+		(c) => msOf(c.created_at),
+		now - settings.watchMs,
+		BASELINE_RECORDS,
+	);
 	const cursor: CallCursor = { scope: callScope(settings), high: 0, floor: 0, done: {}, watch: {} };
 	for (const call of records) cursor.high = Math.max(cursor.high, msOf(call.created_at));
 	cursor.floor = cursor.high - CALL_OVERLAP_MS;
@@ -138,7 +168,13 @@ export async function pollFinishedCalls(
 	settings: CallSettings,
 	now: number,
 ): Promise<INodeExecutionData[]> {
-	const { records } = await scanNewestFirst(context, 'listCalls', listQuery(settings), (c) => msOf(c.created_at), cursor.floor);
+	const { records } = await scanNewestFirst(
+		context,
+		'listCalls',
+		listQuery(settings),
+		(c) => msOf(c.created_at),
+		cursor.floor,
+	);
 	const outcomes: Outcome[] = [];
 	const settle = (call: IDataObject, fromList: boolean) => {
 		const id = String(call.id);
@@ -152,7 +188,12 @@ export async function pollFinishedCalls(
 		}
 		delete cursor.watch[id];
 		if (created >= cursor.floor) cursor.done[id] = created;
-		if (matchesFilters(call, settings)) outcomes.push({ call, fromList, analysisNote: verdict === 'late' ? lateNote(settings) : undefined });
+		if (matchesFilters(call, settings))
+			outcomes.push({
+				call,
+				fromList,
+				analysisNote: verdict === 'late' ? lateNote(settings) : undefined,
+			});
 	};
 
 	const read = new Set<string>();
@@ -160,7 +201,9 @@ export async function pollFinishedCalls(
 		read.add(String(call.id));
 		settle(call, true);
 	}
-	const unread = Object.keys(cursor.watch).filter((id) => !read.has(id)).slice(0, RECHECKS_PER_POLL);
+	const unread = Object.keys(cursor.watch)
+		.filter((id) => !read.has(id))
+		.slice(0, RECHECKS_PER_POLL);
 	for (const id of unread) {
 		const created = cursor.watch[id];
 		// moved to the end of the order, so that every watched call gets its turn
@@ -193,27 +236,39 @@ export function lateNote(settings: CallSettings): string {
 }
 
 /** The items, oldest finish first, each read on its own when the transcript options need it. */
-async function emitted(context: IPollFunctions, outcomes: Outcome[], settings: CallSettings): Promise<INodeExecutionData[]> {
+async function emitted(
+	context: IPollFunctions,
+	outcomes: Outcome[],
+	settings: CallSettings,
+): Promise<INodeExecutionData[]> {
 	outcomes.sort((a, b) => msOf(a.call.finished_at) - msOf(b.call.finished_at));
 	const items: INodeExecutionData[] = [];
 	for (const outcome of outcomes) {
 		let call = outcome.call;
-		if (outcome.fromList && needsOwnRead(settings.transcript)) call = (await readCall(context, String(call.id), settings)) ?? call;
+		if (outcome.fromList && needsOwnRead(settings.transcript))
+			call = (await readCall(context, String(call.id), settings)) ?? call;
 		items.push(await callItem(context, call, settings, outcome.analysisNote));
 	}
 	return items;
 }
 
 /** The item of one call, the same in both triggers: the record, the analysis state when awaited, the recording when asked. */
-export async function callItem(context: TriggerContext, call: IDataObject, settings: CallSettings, analysisNote?: string): Promise<INodeExecutionData> {
+export async function callItem(
+	context: TriggerContext,
+	call: IDataObject,
+	settings: CallSettings,
+	analysisNote?: string,
+): Promise<INodeExecutionData> {
 	const item: INodeExecutionData = { json: { ...shaped(call, settings) } };
 	if (settings.waitForAnalysis && recordIsFinished(call)) {
 		item.json.analysis_ready = analysisIsReady(call, transcriptWanted(settings));
 		if (!item.json.analysis_ready) {
-			item.json.analysis_note = analysisNote ?? 'No analysis is expected: nobody picked up the call.';
+			item.json.analysis_note =
+				analysisNote ?? 'No analysis is expected: nobody picked up the call.';
 		}
 	}
-	if (settings.recordingProperty) await attachRecording(context, item, settings.recordingProperty, 'note');
+	if (settings.recordingProperty)
+		await attachRecording(context, item, settings.recordingProperty, 'note');
 	return item;
 }
 
@@ -223,15 +278,27 @@ function bound(cursor: CallCursor, now: number, settings: CallSettings): void {
 	if (done.length > MAX_DONE) cursor.floor = Math.max(cursor.floor, done[MAX_DONE][1] + 1);
 	cursor.done = Object.fromEntries(done.filter(([, created]) => created >= cursor.floor).reverse());
 
-	const watched = Object.entries(cursor.watch).filter(([, created]) => created >= now - settings.watchMs);
+	const watched = Object.entries(cursor.watch).filter(
+		([, created]) => created >= now - settings.watchMs,
+	);
 	const newestFirst = [...watched].sort((a, b) => b[1] - a[1]).slice(0, MAX_WATCHED);
 	const kept = new Set(newestFirst.map(([id]) => id));
 	cursor.watch = Object.fromEntries(watched.filter(([id]) => kept.has(id)));
 }
 
 /** Manual mode ("Fetch Test Event"): the newest finished call that matches, at once. */
-export async function newestFinishedCall(context: IPollFunctions, settings: CallSettings): Promise<INodeExecutionData | undefined> {
-	const { records } = await scanNewestFirst(context, 'listCalls', listQuery(settings), () => Infinity, Infinity, MANUAL_RECORDS);
+export async function newestFinishedCall(
+	context: IPollFunctions,
+	settings: CallSettings,
+): Promise<INodeExecutionData | undefined> {
+	const { records } = await scanNewestFirst(
+		context,
+		'listCalls',
+		listQuery(settings),
+		() => Infinity,
+		Infinity,
+		MANUAL_RECORDS,
+	);
 	const call = records.find((c) => recordIsFinished(c) && matchesFilters(c, settings));
 	if (!call) return undefined;
 	const [item] = await emitted(context, [{ call, fromList: true }], settings);

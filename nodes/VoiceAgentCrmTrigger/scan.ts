@@ -43,7 +43,9 @@ export async function scanNewestFirst(
 	let pages = 0;
 	let pageSize = FIRST_PAGE_SIZE;
 	for (;;) {
-		const { payload, total } = await apiRequest.call(context, endpoint, { query: { ...query, limit: pageSize, offset } });
+		const { payload, total } = await apiRequest.call(context, endpoint, {
+			query: { ...query, limit: pageSize, offset },
+		});
 		pages++;
 		const page = (Array.isArray(payload) ? payload : []) as IDataObject[];
 		for (const record of page) {

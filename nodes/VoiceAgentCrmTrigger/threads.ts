@@ -54,7 +54,12 @@ function listQuery(settings: ThreadSettings): IDataObject {
 }
 
 function known(thread: IDataObject): KnownThread {
-	return [String(thread.status), (thread.assignee as string | null) ?? null, (thread.assignee_type as string | null) ?? null, msOf(thread.updated_at)];
+	return [
+		String(thread.status),
+		(thread.assignee as string | null) ?? null,
+		(thread.assignee_type as string | null) ?? null,
+		msOf(thread.updated_at),
+	];
 }
 
 function stateOf([status, assignee, assignee_type, updated]: KnownThread): ThreadState {
@@ -62,8 +67,18 @@ function stateOf([status, assignee, assignee_type, updated]: KnownThread): Threa
 }
 
 /** Activation: remember the state of the most recently updated threads; emit nothing. */
-export async function threadBaseline(context: IPollFunctions, settings: ThreadSettings): Promise<ThreadCursor> {
-	const { records } = await scanNewestFirst(context, 'listThreads', listQuery(settings), () => Infinity, Infinity, MAX_KNOWN);
+export async function threadBaseline(
+	context: IPollFunctions,
+	settings: ThreadSettings,
+): Promise<ThreadCursor> {
+	const { records } = await scanNewestFirst(
+		context,
+		'listThreads',
+		listQuery(settings),
+		() => Infinity,
+		Infinity,
+		MAX_KNOWN,
+	);
 	const cursor: ThreadCursor = { scope: threadScope(settings), high: 0, known: {} };
 	for (const thread of records) {
 		cursor.known[String(thread.id)] = known(thread);
@@ -75,8 +90,12 @@ export async function threadBaseline(context: IPollFunctions, settings: ThreadSe
 /** What one change is, in words a workflow can branch on. */
 function changeKinds(before: KnownThread | undefined, after: KnownThread): string[] {
 	const kinds: string[] = [];
-	if (!before || before[0] !== after[0]) kinds.push(after[0] === 'open' ? 'opened' : after[0] === 'closed' ? 'closed' : 'status_changed');
-	if (!before || before[1] !== after[1] || before[2] !== after[2]) kinds.push(after[1] ? 'assigned' : 'unassigned');
+	if (!before || before[0] !== after[0])
+		kinds.push(
+			after[0] === 'open' ? 'opened' : after[0] === 'closed' ? 'closed' : 'status_changed',
+		);
+	if (!before || before[1] !== after[1] || before[2] !== after[2])
+		kinds.push(after[1] ? 'assigned' : 'unassigned');
 	if (!kinds.length) kinds.push('updated');
 	return kinds;
 }
@@ -86,7 +105,11 @@ function changedFields(before: KnownThread | undefined, after: KnownThread): str
 	return names.filter((_, i) => !before || before[i] !== after[i]);
 }
 
-function wanted(before: KnownThread | undefined, after: KnownThread, settings: ThreadSettings): boolean {
+function wanted(
+	before: KnownThread | undefined,
+	after: KnownThread,
+	settings: ThreadSettings,
+): boolean {
 	if (settings.statuses.length && !settings.statuses.includes(after[0])) return false;
 	return settings.events.some((event) => {
 		if (!before || event === 'anyUpdate') return true;
@@ -109,9 +132,19 @@ export function threadItem(thread: IDataObject, before: KnownThread | undefined)
 }
 
 /** One poll: the thread changes since the last one, oldest first, the cursor moved past them. */
-export async function pollThreadChanges(context: IPollFunctions, cursor: ThreadCursor, settings: ThreadSettings): Promise<IDataObject[]> {
+export async function pollThreadChanges(
+	context: IPollFunctions,
+	cursor: ThreadCursor,
+	settings: ThreadSettings,
+): Promise<IDataObject[]> {
 	const floor = cursor.high - THREAD_OVERLAP_MS;
-	const { records } = await scanNewestFirst(context, 'listThreads', listQuery(settings), (t) => msOf(t.updated_at), floor);
+	const { records } = await scanNewestFirst(
+		context,
+		'listThreads',
+		listQuery(settings),
+		(t) => msOf(t.updated_at),
+		floor,
+	);
 	const items: IDataObject[] = [];
 	for (const thread of [...records].reverse()) {
 		const id = String(thread.id);
@@ -140,8 +173,20 @@ function bound(cursor: ThreadCursor): void {
 }
 
 /** Manual mode ("Fetch Test Event"): the most recently updated thread that matches, at once. */
-export async function newestThread(context: IPollFunctions, settings: ThreadSettings): Promise<IDataObject | undefined> {
-	const { records } = await scanNewestFirst(context, 'listThreads', listQuery(settings), () => Infinity, Infinity, 1_250);
-	const thread = records.find((t) => !settings.statuses.length || settings.statuses.includes(String(t.status)));
+export async function newestThread(
+	context: IPollFunctions,
+	settings: ThreadSettings,
+): Promise<IDataObject | undefined> {
+	const { records } = await scanNewestFirst(
+		context,
+		'listThreads',
+		listQuery(settings),
+		() => Infinity,
+		Infinity,
+		1_250,
+	);
+	const thread = records.find(
+		(t) => !settings.statuses.length || settings.statuses.includes(String(t.status)),
+	);
 	return thread ? threadItem(thread, undefined) : undefined;
 }

@@ -34,11 +34,31 @@ export async function ensureChromium(): Promise<void> {
 	log('chromium: installing the Debian package');
 	const sudo = process.getuid?.() === 0 ? [] : ['sudo'];
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-	await runOk(sudo[0] ?? 'apt-get', [...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'], { env, timeoutMs: 300_000 });
-	await runOk(sudo[0] ?? 'apt-get', [...(sudo.length ? ['apt-get'] : []), 'install', '-y', '-qq', '--no-install-recommends', 'chromium'], { env, timeoutMs: 600_000 });
+	await runOk(
+		sudo[0] ?? 'apt-get',
+		[...sudo.slice(1), ...(sudo.length ? ['apt-get'] : []), 'update', '-qq'],
+		{ env, timeoutMs: 300_000 },
+	);
+	await runOk(
+		sudo[0] ?? 'apt-get',
+		[
+			...(sudo.length ? ['apt-get'] : []),
+			'install',
+			'-y',
+			'-qq',
+			'--no-install-recommends',
+			'chromium',
+		],
+		{ env, timeoutMs: 600_000 },
+	);
 }
 
-export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Owner, dir: string): Promise<void> {
+export async function runBrowserTest(
+	n8n: N8nInstance,
+	sim: Simulator,
+	owner: Owner,
+	dir: string,
+): Promise<void> {
 	selectors.setTestIdAttribute('data-test-id');
 	let browser: Browser | undefined;
 	let shot = 0;
@@ -78,7 +98,10 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		await page.goto(`${n8n.url}/workflow/new`);
 		await page.getByTestId('canvas-add-button').click();
 		await page.getByTestId('node-creator-search-bar').fill('Place AI Call');
-		const nodeItem = page.getByTestId('node-creator-item-name').getByText('Voice Agent CRM', { exact: true }).first();
+		const nodeItem = page
+			.getByTestId('node-creator-item-name')
+			.getByText('Voice Agent CRM', { exact: true })
+			.first();
 		const found = await nodeItem
 			.waitFor({ timeout: 10_000 })
 			.then(() => true)
@@ -92,7 +115,10 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		);
 		await nodeItem.click();
 		await page.getByTestId('node-creator-category-item').filter({ hasText: 'Actions' }).click();
-		const action = page.getByTestId('node-creator-item-name').getByText('Place AI call', { exact: true }).first();
+		const action = page
+			.getByTestId('node-creator-item-name')
+			.getByText('Place AI call', { exact: true })
+			.first();
 		await action.waitFor();
 		await screenshot('node-actions');
 		await action.click();
@@ -104,12 +130,19 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		const credentialSelect = page.getByTestId('node-credentials-select');
 		const credentialText = [
 			await credentialSelect.innerText(),
-			...(await credentialSelect.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))),
+			...(await credentialSelect
+				.locator('input')
+				.evaluateAll((inputs) => inputs.map((i) => (i as unknown as { value: string }).value))),
 		].join(' ');
-		check(credentialText.includes(CREDENTIAL_NAME), `editor: the credential "${CREDENTIAL_NAME}" is selected by itself`);
+		check(
+			credentialText.includes(CREDENTIAL_NAME),
+			`editor: the credential "${CREDENTIAL_NAME}" is selected by itself`,
+		);
 
 		const agents = [...sim.org.agents.values()].map((a) => a.name);
-		const listedAgents = await openLocatorList(page, 'agentId', agents[agents.length - 1], () => screenshot('agent-picker'));
+		const listedAgents = await openLocatorList(page, 'agentId', agents[agents.length - 1], () =>
+			screenshot('agent-picker'),
+		);
 		check(
 			agents.length > 0 && agents.every((name) => listedAgents.some((text) => text.includes(name))),
 			`editor: the agent picker lists the simulator's agents (${listedAgents.join(', ')})`,
@@ -131,7 +164,8 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		await ndv.getByText('Date and Time', { exact: true }).first().waitFor();
 		await screenshot('schedule-fields');
 		check(
-			(await ndv.getByText('Time Zone', { exact: true }).first().isVisible()) && (await ndv.getByText('Wait for Outcome', { exact: true }).isVisible()),
+			(await ndv.getByText('Time Zone', { exact: true }).first().isVisible()) &&
+				(await ndv.getByText('Wait for Outcome', { exact: true }).isVisible()),
 			'editor: the schedule fields show (Schedule → Date and Time, Time Zone) beside Wait for Outcome',
 		);
 
@@ -144,9 +178,16 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 			await page.waitForTimeout(300);
 			const problems = await errorNotices(page);
 			await screenshot(`form-${slug(resource)}-${slug(operation)}`);
-			check(problems.length === 0, `editor: the form of ${resource} → ${operation} opens without an error notice`, () => problems.join(' | '));
+			check(
+				problems.length === 0,
+				`editor: the form of ${resource} → ${operation} opens without an error notice`,
+				() => problems.join(' | '),
+			);
 		}
-		check(forms.length >= 33, `editor: ${forms.length} operation forms opened, each with a screenshot`);
+		check(
+			forms.length >= 33,
+			`editor: ${forms.length} operation forms opened, each with a screenshot`,
+		);
 
 		// the voice list, on Agent → Create
 		await choose(page, 'resource', 'Agent');
@@ -157,7 +198,8 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		await screenshot('voice-list');
 		await voiceItems.filter({ hasText: VOICES[2].name }).first().click();
 		check(
-			voices.length === VOICES.length && VOICES.every((v) => voices.some((text) => text.startsWith(v.name))),
+			voices.length === VOICES.length &&
+				VOICES.every((v) => voices.some((text) => text.startsWith(v.name))),
 			`editor: the voice list loads the simulator's ${VOICES.length} voices (${voices.map((v) => v.split(' ')[0]).join(', ')})`,
 			() => `listed: ${voices.join(' | ')}`,
 		);
@@ -181,13 +223,38 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 		const webPage = await startWebPage();
 		try {
 			const cases = [
-				{ what: 'a wrong key', apiKey: 'vak_wrong_key_typed_in_the_browser', baseUrl: sim.baseUrl, says: 'The API key was refused (401)' },
-				{ what: 'a web page at the Base URL', apiKey: sim.apiKey, baseUrl: webPage.url, says: 'The Base URL does not point at the API' },
-				{ what: 'a Base URL without http://', apiKey: sim.apiKey, baseUrl: sim.baseUrl.replace(/^http:\/\//, ''), says: 'The Base URL must start with http:// or https://' },
-				{ what: 'a refused connection', apiKey: sim.apiKey, baseUrl: await closedAddress(), says: 'The service did not answer: the connection was refused' },
+				{
+					what: 'a wrong key',
+					apiKey: 'vak_wrong_key_typed_in_the_browser',
+					baseUrl: sim.baseUrl,
+					says: 'The API key was refused (401)',
+				},
+				{
+					what: 'a web page at the Base URL',
+					apiKey: sim.apiKey,
+					baseUrl: webPage.url,
+					says: 'The Base URL does not point at the API',
+				},
+				{
+					what: 'a Base URL without http://',
+					apiKey: sim.apiKey,
+					baseUrl: sim.baseUrl.replace(/^http:\/\//, ''),
+					says: 'The Base URL must start with http:// or https://',
+				},
+				{
+					what: 'a refused connection',
+					apiKey: sim.apiKey,
+					baseUrl: await closedAddress(),
+					says: 'The service did not answer: the connection was refused',
+				},
 			];
 			for (const failing of cases) {
-				const reason = await credentialTestFailure(page, failing.apiKey, failing.baseUrl, failing.says);
+				const reason = await credentialTestFailure(
+					page,
+					failing.apiKey,
+					failing.baseUrl,
+					failing.says,
+				);
 				await screenshot(`credential-test-${slug(failing.what)}`);
 				check(true, `editor: with ${failing.what} the credential test fails clearly ("${reason}")`);
 				await closeCredentialModal(page);
@@ -206,14 +273,21 @@ export async function runBrowserTest(n8n: N8nInstance, sim: Simulator, owner: Ow
 
 /** Resources and operations as the built node describes them, by their labels in the editor. */
 function operationForms(): Array<{ resource: string; operation: string }> {
-	const { VoiceAgentCrm } = require(path.join(ROOT, 'dist/nodes/VoiceAgentCrm/VoiceAgentCrm.node.js')) as {
+	const { VoiceAgentCrm } = require(
+		path.join(ROOT, 'dist/nodes/VoiceAgentCrm/VoiceAgentCrm.node.js'),
+	) as {
 		VoiceAgentCrm: new () => { description: INodeTypeDescription };
 	};
 	const { properties } = new VoiceAgentCrm().description;
-	const options = (property: INodeProperties | undefined) => (property?.options ?? []) as INodePropertyOptions[];
+	const options = (property: INodeProperties | undefined) =>
+		(property?.options ?? []) as INodePropertyOptions[];
 	const resources = options(properties.find((p) => p.name === 'resource'));
 	return resources.flatMap((resource) =>
-		options(properties.find((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value))).map((operation) => ({
+		options(
+			properties.find(
+				(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+			),
+		).map((operation) => ({
 			resource: resource.name,
 			operation: operation.name,
 		})),
@@ -221,14 +295,22 @@ function operationForms(): Array<{ resource: string; operation: string }> {
 }
 
 function slug(text: string): string {
-	return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+	return text
+		.toLowerCase()
+		.replace(/[^a-z0-9]+/g, '-')
+		.replace(/^-|-$/g, '');
 }
 
 /** Error toasts and parameter load problems on screen. */
 async function errorNotices(page: Page): Promise<string[]> {
-	const toasts = await page.locator('.el-notification:visible').filter({ has: page.locator('.el-notification--error') }).allInnerTexts();
+	const toasts = await page
+		.locator('.el-notification:visible')
+		.filter({ has: page.locator('.el-notification--error') })
+		.allInnerTexts();
 	const loading = await page
-		.getByText(/There was a problem loading the parameter options|Error fetching options|\[object Object\]/)
+		.getByText(
+			/There was a problem loading the parameter options|Error fetching options|\[object Object\]/,
+		)
 		.filter({ visible: true })
 		.allInnerTexts();
 	return [...toasts, ...loading];
@@ -239,11 +321,19 @@ async function errorNotices(page: Page): Promise<string[]> {
  * offered), the contact, the template with its language; Language Code left empty. Executed, the
  * simulator must record the send in en_US, answered 200.
  */
-async function sendTemplateFromTheLists(page: Page, sim: Simulator, screenshot: (name: string) => Promise<string>): Promise<void> {
+async function sendTemplateFromTheLists(
+	page: Page,
+	sim: Simulator,
+	screenshot: (name: string) => Promise<string>,
+): Promise<void> {
 	await choose(page, 'resource', 'WhatsApp (WABA)');
 	await choose(page, 'operation', 'Send Template');
-	const waba = [...sim.org.channels.values()].find((c) => c.type === 'WABA' && c.status === 'active')!;
-	const others = [...sim.org.channels.values()].filter((c) => c.type !== 'WABA' || c.status !== 'active');
+	const waba = [...sim.org.channels.values()].find(
+		(c) => c.type === 'WABA' && c.status === 'active',
+	)!;
+	const others = [...sim.org.channels.values()].filter(
+		(c) => c.type !== 'WABA' || c.status !== 'active',
+	);
 
 	// another channel given by ID: the template list fails, and the editor shows the node's message
 	const channelLocator = page.getByTestId('resource-locator-channelId');
@@ -259,12 +349,15 @@ async function sendTemplateFromTheLists(page: Page, sim: Simulator, screenshot: 
 	const shown = (await issue.innerText()).trim();
 	await screenshot('whatsapp-template-list-error');
 	check(
-		/The API rejected the request as invalid.*The API said: .*WABA/.test(shown) && !shown.includes('[object Object]'),
+		/The API rejected the request as invalid.*The API said: .*WABA/.test(shown) &&
+			!shown.includes('[object Object]'),
 		`editor: a template list that fails shows the node's message ("${shown}")`,
 	);
 	await chooseLocatorMode(page, 'channelId', 'From list');
 
-	const channels = await openLocatorList(page, 'channelId', waba.name, () => screenshot('whatsapp-channel-list'));
+	const channels = await openLocatorList(page, 'channelId', waba.name, () =>
+		screenshot('whatsapp-channel-list'),
+	);
 	check(
 		channels.length > 0 && others.every((c) => !channels.some((text) => text.includes(c.name))),
 		`editor: the WhatsApp Channel list offers only active WABA channels (${channels.join(', ')})`,
@@ -276,17 +369,27 @@ async function sendTemplateFromTheLists(page: Page, sim: Simulator, screenshot: 
 	await screenshot('whatsapp-template-list');
 	await dropdownItems(page).filter({ hasText: 'welcome_offer (en_US)' }).first().click();
 	check(
-		templates.some((t) => t.includes('welcome_offer (en_US)')) && templates.some((t) => t.includes('appointment_reminder (es)')),
+		templates.some((t) => t.includes('welcome_offer (en_US)')) &&
+			templates.some((t) => t.includes('appointment_reminder (es)')),
 		`editor: the template list shows each approved template with its language (${templates.map((t) => t.split('\n')[0]).join(', ')})`,
 	);
 	const before = sim.requests.length;
 	await page.getByTestId('node-execute-button').first().click();
-	const sent = await waitFor(() => sim.requests.slice(before).find((r) => r.method === 'POST' && r.path === '/v1/waba/send-template'), 60_000);
+	const sent = await waitFor(
+		() =>
+			sim.requests
+				.slice(before)
+				.find((r) => r.method === 'POST' && r.path === '/v1/waba/send-template'),
+		60_000,
+	);
 	await page.getByTestId('ndv').getByText('message_id', { exact: true }).first().waitFor();
 	await screenshot('whatsapp-send-template-executed');
 	const body = (sent?.body ?? {}) as Record<string, unknown>;
 	check(
-		sent?.status === 200 && body.template_name === 'welcome_offer' && body.language_code === 'en_US' && body.channel_id === waba.id,
+		sent?.status === 200 &&
+			body.template_name === 'welcome_offer' &&
+			body.language_code === 'en_US' &&
+			body.channel_id === waba.id,
 		`editor: Send Template, chosen from the lists and executed, sends welcome_offer in en_US (answered ${sent?.status})`,
 		() => JSON.stringify(body),
 	);
@@ -307,14 +410,22 @@ async function chooseLocatorMode(page: Page, parameter: string, mode: string): P
 }
 
 /** A new credential with these values, saved (which tests it): the failure's details must say `says`. */
-async function credentialTestFailure(page: Page, apiKey: string, baseUrl: string, says: string): Promise<string> {
+async function credentialTestFailure(
+	page: Page,
+	apiKey: string,
+	baseUrl: string,
+	says: string,
+): Promise<string> {
 	await page.getByTestId('node-credentials-select').click();
 	await page.getByTestId('node-credentials-select-item-new').click();
 	const fields = page.getByTestId('credential-connection-parameter');
 	await fields.nth(0).locator('input').fill(apiKey);
 	await fields.nth(1).locator('input').fill(baseUrl);
 	await page.getByTestId('credential-save-button').click();
-	const failure = page.getByText('Couldn’t connect with these settings').or(page.getByText("Couldn't connect with these settings")).first();
+	const failure = page
+		.getByText('Couldn’t connect with these settings')
+		.or(page.getByText("Couldn't connect with these settings"))
+		.first();
 	await failure.waitFor();
 	await page.getByText('More details', { exact: true }).first().click();
 	const reason = page.getByText(says, { exact: false }).first();
@@ -323,7 +434,12 @@ async function credentialTestFailure(page: Page, apiKey: string, baseUrl: string
 }
 
 /** Open a resource locator's list, read its entries, and choose the one with `pick` in it (which closes the list). */
-async function openLocatorList(page: Page, parameter: string, pick: string, whileOpen?: () => Promise<unknown>): Promise<string[]> {
+async function openLocatorList(
+	page: Page,
+	parameter: string,
+	pick: string,
+	whileOpen?: () => Promise<unknown>,
+): Promise<string[]> {
 	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input').click();
 	const items = page.getByTestId('rlc-item');
 	await items.first().waitFor();
@@ -336,7 +452,9 @@ async function openLocatorList(page: Page, parameter: string, pick: string, whil
 
 async function closeCredentialModal(page: Page): Promise<void> {
 	const modal = page.getByTestId('editCredential-modal');
-	const close = modal.locator('.el-dialog__headerbtn, [aria-label="Close"], [aria-label="Close this dialog"]').first();
+	const close = modal
+		.locator('.el-dialog__headerbtn, [aria-label="Close"], [aria-label="Close this dialog"]')
+		.first();
 	if (await close.count()) await close.click();
 	else await page.keyboard.press('Escape');
 	await modal.waitFor({ state: 'hidden' });
@@ -362,7 +480,10 @@ async function openSelect(page: Page, parameter: string): Promise<void> {
 
 async function choose(page: Page, parameter: string, label: string): Promise<void> {
 	await openSelect(page, parameter);
-	await dropdownItems(page).filter({ has: page.getByText(label, { exact: true }) }).first().click();
+	await dropdownItems(page)
+		.filter({ has: page.getByText(label, { exact: true }) })
+		.first()
+		.click();
 	// closed before the next select opens: choosing the value already set (a default) changes nothing
 	// on the form, and the fading list would be read as the next one
 	await dropdownItems(page).first().waitFor({ state: 'hidden' });

@@ -13,13 +13,28 @@ import path from 'node:path';
 import type { Simulator } from '../../simulator';
 import { storedEvents } from '../../simulator';
 import { VOICES } from '../../simulator';
-import { check, log, type N8nInstance, parseExecuteOutput, PACKAGE_NAME, redact, ROOT, tail } from './lib';
+import {
+	check,
+	log,
+	type N8nInstance,
+	parseExecuteOutput,
+	PACKAGE_NAME,
+	redact,
+	ROOT,
+	tail,
+} from './lib';
 import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME, TRIGGER_NODE_TYPE } from './shared';
 
 export interface WorkflowJson {
 	id?: string;
 	name: string;
-	nodes: Array<{ name: string; type: string; typeVersion: number; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		typeVersion: number;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}>;
 	connections: Record<string, { main?: Array<Array<{ node: string }>> }>;
 }
 
@@ -54,7 +69,10 @@ const EXPECTATIONS: Record<string, (run: ExampleRun) => void> = {
 		const created = events.filter((e) => e.status === 'created').length;
 		const stored = storedEvents(sim.org, { event_name: 'subscription_renewed' }).length;
 		check(
-			events.length === 250 && summary?.received === 250 && summary.created === created && stored === created,
+			events.length === 250 &&
+				summary?.received === 250 &&
+				summary.created === created &&
+				stored === created,
 			`sync-crm-rows-to-events.json: 250 rows → 250 event results (${created} created, ${events.length - created} not), the summary agrees, the simulator stored ${stored}`,
 			() => JSON.stringify(summary),
 		);
@@ -63,7 +81,8 @@ const EXPECTATIONS: Record<string, (run: ExampleRun) => void> = {
 		const voices = items['List Voices'] ?? [];
 		const catalog = VOICES.map((v) => v.id);
 		check(
-			voices.length === catalog.length && voices.every((v, i) => v.json.id === catalog[i] && typeof v.json.name === 'string'),
+			voices.length === catalog.length &&
+				voices.every((v, i) => v.json.id === catalog[i] && typeof v.json.name === 'string'),
 			`list-voices.json: one item per voice of the simulator's catalog (${catalog.length}), in its order, each with id and name`,
 			() => JSON.stringify(voices.map((v) => v.json.id)),
 		);
@@ -82,7 +101,10 @@ export async function runExamples(
 	files: string[],
 	workDir: string,
 ): Promise<{ live: Array<{ file: string; id: string; workflow: WorkflowJson }> }> {
-	check(files.length > 0, `examples/: ${files.length} example workflows found (${files.join(', ')})`);
+	check(
+		files.length > 0,
+		`examples/: ${files.length} example workflows found (${files.join(', ')})`,
+	);
 	const importDir = path.join(workDir, 'examples-import');
 	mkdirSync(importDir, { recursive: true });
 	const workflows = new Map<string, WorkflowJson>();
@@ -111,11 +133,22 @@ export async function runExamples(
 		}
 		const start = Date.now();
 		const stop = timeLapse(sim);
-		const result = await n8n.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 }).finally(stop);
+		const result = await n8n
+			.cli(['execute', `--id=${id}`, '--rawOutput'], { timeoutMs: 300_000 })
+			.finally(stop);
 		const output = `${result.stdout}\n${result.stderr}`;
 		check(!output.includes(sim.apiKey), `${file}: the API key appears nowhere in n8n's output`);
 		const runData = parseExecuteOutput(result.stdout) as
-			| { status?: string; data: { resultData: { error?: unknown; lastNodeExecuted?: string; runData: Record<string, Array<{ data?: { main?: Item[][] } }>> } } }
+			| {
+					status?: string;
+					data: {
+						resultData: {
+							error?: unknown;
+							lastNodeExecuted?: string;
+							runData: Record<string, Array<{ data?: { main?: Item[][] } }>>;
+						};
+					};
+			  }
 			| undefined;
 		check(
 			result.code === 0 && runData && !runData.data.resultData.error,
@@ -124,9 +157,13 @@ export async function runExamples(
 		);
 		writeFileSync(path.join(workDir, `output-${file}`), redact(JSON.stringify(runData, null, 2)));
 		const items: Record<string, Item[]> = {};
-		for (const [node, runs] of Object.entries(runData!.data.resultData.runData)) items[node] = runs[0]?.data?.main?.[0] ?? [];
+		for (const [node, runs] of Object.entries(runData!.data.resultData.runData))
+			items[node] = runs[0]?.data?.main?.[0] ?? [];
 		const lastNode = runData!.data.resultData.lastNodeExecuted ?? '';
-		check((items[lastNode]?.length ?? 0) > 0, `${file}: its last node "${lastNode}" produced ${items[lastNode]?.length ?? 0} items`);
+		check(
+			(items[lastNode]?.length ?? 0) > 0,
+			`${file}: its last node "${lastNode}" produced ${items[lastNode]?.length ?? 0} items`,
+		);
 		EXPECTATIONS[file]?.({ file, workflow, items, lastNode, sim });
 	}
 	return { live };
@@ -135,9 +172,16 @@ export async function runExamples(
 /** The node types and the credential reference a user's import needs. */
 function checkNodeTypes(file: string, workflow: WorkflowJson): void {
 	const ours = workflow.nodes.filter((n) => n.type.startsWith(`${PACKAGE_NAME}.`));
-	const foreign = workflow.nodes.filter((n) => !n.type.startsWith(`${PACKAGE_NAME}.`) && !n.type.startsWith('n8n-nodes-base.') && !n.type.startsWith('@n8n/n8n-nodes-langchain.'));
+	const foreign = workflow.nodes.filter(
+		(n) =>
+			!n.type.startsWith(`${PACKAGE_NAME}.`) &&
+			!n.type.startsWith('n8n-nodes-base.') &&
+			!n.type.startsWith('@n8n/n8n-nodes-langchain.'),
+	);
 	check(
-		ours.length > 0 && foreign.length === 0 && ours.every((n) => n.type === ACTION_NODE_TYPE || n.type === TRIGGER_NODE_TYPE),
+		ours.length > 0 &&
+			foreign.length === 0 &&
+			ours.every((n) => n.type === ACTION_NODE_TYPE || n.type === TRIGGER_NODE_TYPE),
 		`${file}: node types as from the editor install (${[...new Set(workflow.nodes.map((n) => n.type))].join(', ')})`,
 	);
 	const references = ours.map((n) => n.credentials?.voiceAgentCrmApi);

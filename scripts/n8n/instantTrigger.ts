@@ -35,7 +35,8 @@ const SECOND_AGENT_NAME = 'Instant trigger test agent';
 function chosenAgents(sim: Simulator) {
 	const agents = [...sim.org.agents.values()];
 	const created = agents.find((agent) => agent.name === SECOND_AGENT_NAME);
-	if (agents.length < 2 || !created) throw new Error('the simulator has its second seeded agent and the test agent');
+	if (agents.length < 2 || !created)
+		throw new Error('the simulator has its second seeded agent and the test agent');
 	return [agents[1], created];
 }
 
@@ -46,11 +47,16 @@ async function createAgent(sim: Simulator): Promise<void> {
 		body: JSON.stringify({ name: SECOND_AGENT_NAME, voice_id: VOICES[0].id, timezone: 'UTC' }),
 	});
 	await response.arrayBuffer();
-	if (response.status >= 300) throw new Error(`creating the test agent answered ${response.status}`);
+	if (response.status >= 300)
+		throw new Error(`creating the test agent answered ${response.status}`);
 }
 
 /** Give the agents their previous URLs, then import and publish the workflow (activated when n8n starts). */
-export async function prepareInstantTriggerWorkflow(n8n: N8nInstance, sim: Simulator, workDir: string): Promise<void> {
+export async function prepareInstantTriggerWorkflow(
+	n8n: N8nInstance,
+	sim: Simulator,
+	workDir: string,
+): Promise<void> {
 	await createAgent(sim);
 	const [withUrl, withoutUrl] = chosenAgents(sim);
 	withUrl.webhook_url = PREVIOUS_URL;
@@ -61,7 +67,11 @@ export async function prepareInstantTriggerWorkflow(n8n: N8nInstance, sim: Simul
 		name: INSTANT_WORKFLOW_NAME,
 		nodes: [
 			{
-				parameters: { events: ['callFinished'], registration: 'agents', agentIds: [withUrl.id, withoutUrl.id] },
+				parameters: {
+					events: ['callFinished'],
+					registration: 'agents',
+					agentIds: [withUrl.id, withoutUrl.id],
+				},
 				id: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b01',
 				name: TRIGGER_NAME,
 				type: INSTANT_TRIGGER_NODE_TYPE,
@@ -70,7 +80,14 @@ export async function prepareInstantTriggerWorkflow(n8n: N8nInstance, sim: Simul
 				webhookId: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6bff',
 				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 			},
-			{ parameters: {}, id: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b02', name: 'Follow-up', type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [220, 0] },
+			{
+				parameters: {},
+				id: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b02',
+				name: 'Follow-up',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+			},
 		],
 		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
 		settings: { executionOrder: 'v1' },
@@ -93,7 +110,11 @@ async function emissions(n8n: N8nInstance): Promise<Emission[]> {
 	}));
 }
 
-async function waitForEmissions(n8n: N8nInstance, count: number, timeoutMs: number): Promise<Emission[]> {
+async function waitForEmissions(
+	n8n: N8nInstance,
+	count: number,
+	timeoutMs: number,
+): Promise<Emission[]> {
 	const deadline = Date.now() + timeoutMs;
 	let found = await emissions(n8n);
 	while (found.length < count && Date.now() < deadline) {
@@ -104,14 +125,21 @@ async function waitForEmissions(n8n: N8nInstance, count: number, timeoutMs: numb
 }
 
 async function post(url: string, payload: unknown): Promise<number> {
-	const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(payload),
+	});
 	await response.arrayBuffer();
 	return response.status;
 }
 
 export async function runInstantTriggerTest(n8n: N8nInstance, sim: Simulator): Promise<void> {
 	const [withUrl, withoutUrl] = chosenAgents(sim);
-	const { data } = await n8n.restOk<{ data: { active: boolean } }>('GET', `/workflows/${workflowId}`);
+	const { data } = await n8n.restOk<{ data: { active: boolean } }>(
+		'GET',
+		`/workflows/${workflowId}`,
+	);
 	check(data.active, 'the instant trigger workflow is active in the running n8n');
 	const url = withUrl.webhook_url ?? '';
 	check(
@@ -126,42 +154,76 @@ export async function runInstantTriggerTest(n8n: N8nInstance, sim: Simulator): P
 		const callId = await placeCall(sim, agent.id, n);
 		placed.push(callId);
 		await driveCallToEnd(sim, callId, { until: 'finished' });
-		const ended = sim.webhooks.find((w) => w.payload.call_id === callId && w.payload.event === 'call_ended' && w.url === url);
+		const ended = sim.webhooks.find(
+			(w) => w.payload.call_id === callId && w.payload.event === 'call_ended' && w.url === url,
+		);
 		const endedAt = ended?.sentAt ?? 0;
-		check(ended?.status === 200, `call ${n + 1}: the simulator posted call_ended to n8n (HTTP ${ended?.status})`);
+		check(
+			ended?.status === 200,
+			`call ${n + 1}: the simulator posted call_ended to n8n (HTTP ${ended?.status})`,
+		);
 		const found = await waitForEmissions(n8n, n + 1, 10_000);
 		const mine = found.filter((e) => e.callIds.includes(callId));
-		check(mine.length === 1 && mine[0].callIds.length === 1, `call ${n + 1}: exactly one execution, with the call once`);
+		check(
+			mine.length === 1 && mine[0].callIds.length === 1,
+			`call ${n + 1}: exactly one execution, with the call once`,
+		);
 		latencies.push(mine[0].startedAt - endedAt);
-		check(mine[0].startedAt - endedAt <= MAX_LATENCY_MS, `call ${n + 1}: execution started ${mine[0].startedAt - endedAt} ms after the call-ended event (at most ${MAX_LATENCY_MS})`);
+		check(
+			mine[0].startedAt - endedAt <= MAX_LATENCY_MS,
+			`call ${n + 1}: execution started ${mine[0].startedAt - endedAt} ms after the call-ended event (at most ${MAX_LATENCY_MS})`,
+		);
 	}
 	log(`instant trigger: execution start after the call-ended event, ms: ${latencies.join(', ')}`);
 
 	// out of order: the transcript-ready events of the five calls arrive after they were emitted
 	for (const callId of placed) await driveCallToEnd(sim, callId);
-	check(placed.every((id) => sim.webhooks.some((w) => w.payload.call_id === id && w.payload.event === 'transcript_ready' && w.status === 200)), 'the five transcript-ready events reached n8n');
+	check(
+		placed.every((id) =>
+			sim.webhooks.some(
+				(w) =>
+					w.payload.call_id === id && w.payload.event === 'transcript_ready' && w.status === 200,
+			),
+		),
+		'the five transcript-ready events reached n8n',
+	);
 	// repeated: the first call's call-ended posted again; forged: an unknown call ID, and no call ID
-	const first = sim.webhooks.find((w) => w.payload.call_id === placed[0] && w.payload.event === 'call_ended')!;
+	const first = sim.webhooks.find(
+		(w) => w.payload.call_id === placed[0] && w.payload.event === 'call_ended',
+	)!;
 	check((await post(url, first.payload)) === 200, 'a repeated call-ended event was answered');
 	await post(url, { ...first.payload, call_id: '00000000-0000-4000-8000-000000000000' });
 	await post(url, { event: 'call_ended', finished: true });
 	// out of order the other way: a call-ended posted while the call is still live, then its real end
 	const live = await placeCall(sim, withUrl.id, 5);
-	await post(url, { event: 'call_ended', call_id: live, agent_id: withUrl.id, call_status: 'ended', finished: true });
+	await post(url, {
+		event: 'call_ended',
+		call_id: live,
+		agent_id: withUrl.id,
+		call_status: 'ended',
+		finished: true,
+	});
 	await sleep(3_000);
 	let found = await emissions(n8n);
-	check(found.length === 5, `repeated, out-of-order and forged events started no execution (${found.length} executions for 5 calls)`);
+	check(
+		found.length === 5,
+		`repeated, out-of-order and forged events started no execution (${found.length} executions for 5 calls)`,
+	);
 	await driveCallToEnd(sim, live);
 	found = await waitForEmissions(n8n, 6, 10_000);
 	await sleep(2_000);
 	found = await emissions(n8n);
 	const perCall = [...placed, live].map((id) => found.filter((e) => e.callIds.includes(id)).length);
-	check(found.length === 6 && perCall.every((count) => count === 1), `the live call emitted once on its real end; every call exactly once (per call ${perCall.join(',')})`);
+	check(
+		found.length === 6 && perCall.every((count) => count === 1),
+		`the live call emitted once on its real end; every call exactly once (per call ${perCall.join(',')})`,
+	);
 
 	await n8n.restOk('POST', `/workflows/${workflowId}/deactivate`, {});
 	// from n8n 2.41 a deactivation is carried out after the answer (its publication outbox)
 	const restored = () => withUrl.webhook_url === PREVIOUS_URL && withoutUrl.webhook_url === null;
-	for (const deadline = Date.now() + 20_000; !restored() && Date.now() < deadline; ) await sleep(250);
+	for (const deadline = Date.now() + 20_000; !restored() && Date.now() < deadline; )
+		await sleep(250);
 	check(
 		restored(),
 		`deactivation restored each agent's previous webhook URL (${withUrl.webhook_url}, ${withoutUrl.webhook_url})`,
@@ -173,9 +235,15 @@ async function placeCall(sim: Simulator, agentId: string, n: number): Promise<st
 	const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
-		body: JSON.stringify({ agent_id: agentId, from_number: from, to_number: `+1415555${String(3000 + n)}`, full_name: `Instant ${n + 1}` }),
+		body: JSON.stringify({
+			agent_id: agentId,
+			from_number: from,
+			to_number: `+1415555${String(3000 + n)}`,
+			full_name: `Instant ${n + 1}`,
+		}),
 	});
 	const body = (await response.json()) as { data?: { call_id?: string } };
-	if (response.status !== 201 || !body.data?.call_id) throw new Error(`placing a call answered ${response.status}`);
+	if (response.status !== 201 || !body.data?.call_id)
+		throw new Error(`placing a call answered ${response.status}`);
 	return body.data.call_id;
 }

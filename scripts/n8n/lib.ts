@@ -5,7 +5,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	mkdirSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -76,10 +84,20 @@ export interface RunResult {
 export async function run(
 	command: string,
 	args: string[],
-	options: { cwd?: string; env?: NodeJS.ProcessEnv; logFile?: string; echo?: boolean; timeoutMs?: number } = {},
+	options: {
+		cwd?: string;
+		env?: NodeJS.ProcessEnv;
+		logFile?: string;
+		echo?: boolean;
+		timeoutMs?: number;
+	} = {},
 ): Promise<RunResult> {
 	return await new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			cwd: options.cwd ?? ROOT,
+			env: options.env ?? process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		let stdout = '';
 		let stderr = '';
 		const file = options.logFile ? createWriteStream(options.logFile, { flags: 'a' }) : undefined;
@@ -95,7 +113,9 @@ export async function run(
 		const timer = options.timeoutMs
 			? setTimeout(() => {
 					child.kill('SIGKILL');
-					reject(new Error(`${command} ${args.join(' ')} took longer than ${options.timeoutMs} ms`));
+					reject(
+						new Error(`${command} ${args.join(' ')} took longer than ${options.timeoutMs} ms`),
+					);
 				}, options.timeoutMs)
 			: undefined;
 		child.on('error', reject);
@@ -107,10 +127,18 @@ export async function run(
 	});
 }
 
-export async function runOk(command: string, args: string[], options: Parameters<typeof run>[2] = {}): Promise<RunResult> {
+export async function runOk(
+	command: string,
+	args: string[],
+	options: Parameters<typeof run>[2] = {},
+): Promise<RunResult> {
 	const result = await run(command, args, options);
 	if (result.code !== 0) {
-		throw new Error(redact(`${command} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`));
+		throw new Error(
+			redact(
+				`${command} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`,
+			),
+		);
 	}
 	return result;
 }
@@ -165,7 +193,8 @@ export class N8nInstance {
 	env(): NodeJS.ProcessEnv {
 		const env: NodeJS.ProcessEnv = {};
 		// a clean environment: nothing of the project's own npm or jest set-up leaks into n8n
-		for (const name of ['HOME', 'LANG', 'TZ', 'TMPDIR', 'USER']) if (process.env[name]) env[name] = process.env[name];
+		for (const name of ['HOME', 'LANG', 'TZ', 'TMPDIR', 'USER'])
+			if (process.env[name]) env[name] = process.env[name];
 		return {
 			...env,
 			PATH: `${path.dirname(this.install.nodeBin)}:${process.env.PATH ?? ''}`,
@@ -214,7 +243,11 @@ export class N8nInstance {
 	async cliOk(args: string[], options: { timeoutMs?: number } = {}): Promise<RunResult> {
 		const result = await this.cli(args, options);
 		if (result.code !== 0) {
-			throw new Error(redact(`n8n ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`));
+			throw new Error(
+				redact(
+					`n8n ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout)}\n${tail(result.stderr)}`,
+				),
+			);
 		}
 		return result;
 	}
@@ -265,7 +298,10 @@ export class N8nInstance {
 	async stop(): Promise<void> {
 		if (!this.server || this.server.exitCode !== null) return;
 		this.server.kill('SIGTERM');
-		const killed = await Promise.race([this.serverExited!.then(() => true), sleep(20_000).then(() => false)]);
+		const killed = await Promise.race([
+			this.serverExited!.then(() => true),
+			sleep(20_000).then(() => false),
+		]);
 		if (!killed) {
 			this.server.kill('SIGKILL');
 			await this.serverExited;
@@ -274,7 +310,11 @@ export class N8nInstance {
 
 	// REST API, with the session cookie of the signed-in owner
 
-	async rest<T = unknown>(method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+	async rest<T = unknown>(
+		method: string,
+		route: string,
+		body?: unknown,
+	): Promise<{ status: number; body: T }> {
 		const response = await fetch(`${this.url}/rest${route}`, {
 			method,
 			headers: {
@@ -300,7 +340,12 @@ export class N8nInstance {
 
 	async restOk<T = unknown>(method: string, route: string, body?: unknown): Promise<T> {
 		const { status, body: answer } = await this.rest<T>(method, route, body);
-		if (status >= 300) throw new Error(redact(`${method} /rest${route} answered ${status}: ${JSON.stringify(answer).slice(0, 1000)}`));
+		if (status >= 300)
+			throw new Error(
+				redact(
+					`${method} /rest${route} answered ${status}: ${JSON.stringify(answer).slice(0, 1000)}`,
+				),
+			);
 		return answer;
 	}
 }
@@ -320,7 +365,11 @@ export function byHandInstallScript(readme: string, packageSpec: string = PACKAG
 	if (!block) throw new Error(`README.md has no by-hand install block after "${BY_HAND_MARKER}"`);
 	return block[1]
 		.split('\n')
-		.map((line) => (/^npm install /.test(line) ? line.replace(new RegExp(`(?<= )${PACKAGE_NAME}$`), () => packageSpec) : line))
+		.map((line) =>
+			/^npm install /.test(line)
+				? line.replace(new RegExp(`(?<= )${PACKAGE_NAME}$`), () => packageSpec)
+				: line,
+		)
 		.join('\n');
 }
 
@@ -338,7 +387,11 @@ export interface ModuleResolution {
  * paths on NODE_PATH (load-nodes-and-credentials.js: `process.env.NODE_PATH = module.paths...;
  * module.constructor._initPaths()`), which is how n8n provides zod, luxon and n8n-workflow.
  */
-export async function resolveAsN8nWould(install: N8nInstall, entryFile: string, modules: string[]): Promise<ModuleResolution[]> {
+export async function resolveAsN8nWould(
+	install: N8nInstall,
+	entryFile: string,
+	modules: string[],
+): Promise<ModuleResolution[]> {
 	const loaderDir = path.join(path.dirname(install.n8nBin), '..', 'dist');
 	const script = `
 		const Module = require('node:module');
@@ -349,7 +402,11 @@ export async function resolveAsN8nWould(install: N8nInstall, entryFile: string, 
 		Module._initPaths();
 		console.log(JSON.stringify(modules.map((module, i) => ({ module, fromPackage: fromPackage[i], fromN8n: resolve(module) }))));
 	`;
-	const { stdout } = await runOk(install.nodeBin, ['-e', script, entryFile, loaderDir, ...modules], { cwd: path.dirname(entryFile), env: { PATH: process.env.PATH ?? '' } });
+	const { stdout } = await runOk(
+		install.nodeBin,
+		['-e', script, entryFile, loaderDir, ...modules],
+		{ cwd: path.dirname(entryFile), env: { PATH: process.env.PATH ?? '' } },
+	);
 	return JSON.parse(stdout) as ModuleResolution[];
 }
 
@@ -401,13 +458,24 @@ export async function installCommunityPackage(n8n: N8nInstance, tarball: string)
 	mkdirSync(packageDir, { recursive: true });
 	await runOk('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
 	const manifestFile = path.join(packageDir, 'package.json');
-	const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(
-		readFileSync(manifestFile, 'utf8'),
-	) as Record<string, unknown>;
+	const {
+		devDependencies: _dev,
+		peerDependencies: _peer,
+		optionalDependencies: _optional,
+		...manifest
+	} = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, unknown>;
 	writeJson(manifestFile, manifest);
 	await runOk(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
 		{ cwd: packageDir, env: n8n.env() },
 	);
 	writeJson(path.join(nodesDir, 'package.json'), {
@@ -426,8 +494,16 @@ export interface Owner {
 
 /** The instance owner, set up through n8n's REST API, then signed in (the session serves the REST reads). */
 export async function setUpOwner(n8n: N8nInstance): Promise<Owner> {
-	const owner: Owner = { email: 'owner@example.test', password: `Sim-${randomBytes(6).toString('hex')}-9A` };
-	await n8n.restOk('POST', '/owner/setup', { email: owner.email, firstName: 'Test', lastName: 'Owner', password: owner.password });
+	const owner: Owner = {
+		email: 'owner@example.test',
+		password: `Sim-${randomBytes(6).toString('hex')}-9A`,
+	};
+	await n8n.restOk('POST', '/owner/setup', {
+		email: owner.email,
+		firstName: 'Test',
+		lastName: 'Owner',
+		password: owner.password,
+	});
 	await n8n.restOk('POST', '/login', { emailOrLdapLoginId: owner.email, password: owner.password });
 	log('n8n: owner set up through POST /rest/owner/setup and signed in');
 	return owner;

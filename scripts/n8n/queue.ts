@@ -37,13 +37,36 @@ import {
 	writeJson,
 	type Owner,
 } from './lib';
-import { ensureServices, N8nProcess, QueueN8n, startPostgres, startRedis, stopAll } from './queueCluster';
-import { eventsWorkflow, PLACE_NODE, placeWorkflow, SEND_NODE, TRIGGER_NODE, triggerWorkflow, WEBHOOK_PATHS, WORKFLOW_IDS } from './queueWorkflows';
+import {
+	ensureServices,
+	N8nProcess,
+	QueueN8n,
+	startPostgres,
+	startRedis,
+	stopAll,
+} from './queueCluster';
+import {
+	eventsWorkflow,
+	PLACE_NODE,
+	placeWorkflow,
+	SEND_NODE,
+	TRIGGER_NODE,
+	triggerWorkflow,
+	WEBHOOK_PATHS,
+	WORKFLOW_IDS,
+} from './queueWorkflows';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
 import { executionsOf } from './trigger';
 
 /** A call from placement to its analysis in about 5 s. */
-const FAST_CALL = { queueMs: 500, ringMs: 1_000, talkMs: 2_000, finishedDelayMs: 500, reasonDelayMs: 500, analysisDelayMs: 1_500 };
+const FAST_CALL = {
+	queueMs: 500,
+	ringMs: 1_000,
+	talkMs: 2_000,
+	finishedDelayMs: 500,
+	reasonDelayMs: 500,
+	analysisDelayMs: 1_500,
+};
 const PLACE_AND_WAIT = 20; // of each kind
 const SYNCS = 10;
 const ROWS = 1_000;
@@ -75,37 +98,53 @@ async function main(): Promise<void> {
 	let sim: Simulator | undefined;
 	try {
 		const cacheDir = await timed('install n8n', async () => {
-			const result = await runOk('bash', [path.join(__dirname, 'install.sh')], { echo: true, timeoutMs: 25 * 60_000 });
+			const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
+				echo: true,
+				timeoutMs: 25 * 60_000,
+			});
 			return result.stdout.trim().split('\n').pop()!;
 		});
 		await timed('services', ensureServices);
 		const tarball = await timed('build and pack', async () => {
-			if (process.env.TEST_N8N_SKIP_BUILD !== '1') await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-			const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], { logFile: path.join(logDir, 'pack.log') });
+			if (process.env.TEST_N8N_SKIP_BUILD !== '1')
+				await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
+			const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
+				logFile: path.join(logDir, 'pack.log'),
+			});
 			const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
 			return path.join(workDir, filename);
 		});
 
 		// the webhook process loads a waiting execution from Postgres before it reads the event: on a
 		// loaded machine that took longer than the simulator's default 5 s, and the event was lost
-		sim = await startSimulator({ apiKey: `vak_${randomBytes(18).toString('hex')}`, webhookTimeoutMs: 60_000 });
+		sim = await startSimulator({
+			apiKey: `vak_${randomBytes(18).toString('hex')}`,
+			webhookTimeoutMs: 60_000,
+		});
 		keepSecret(sim.apiKey);
 		planCalls(sim).byDefault(FAST_CALL);
 		sim.clock.runOnItsOwn();
 		log(`simulator: ${sim.baseUrl}, clock running on its own, calls of about 5 s`);
 
-		const cluster = await timed('cluster up', () => startCluster(cacheDir, workDir, logDir, tarball, sim!));
+		const cluster = await timed('cluster up', () =>
+			startCluster(cacheDir, workDir, logDir, tarball, sim!),
+		);
 		const callsBefore = new Set(sim.org.calls.keys());
 
 		const checkRateLimited = await timed('40 place-and-wait', () => placeAndWait(cluster, sim!));
 		await timed('restart main', async () => {
 			await cluster.main.restart();
-			await cluster.n8n.restOk('POST', '/login', { emailOrLdapLoginId: cluster.owner.email, password: cluster.owner.password });
+			await cluster.n8n.restOk('POST', '/login', {
+				emailOrLdapLoginId: cluster.owner.email,
+				password: cluster.owner.password,
+			});
 			log('main: restarted');
 		});
 		await timed('10 event syncs', () => eventSyncs(cluster, sim!));
 		await timed('waits across worker restarts', () => waitsAcrossWorkerRestarts(cluster, sim!));
-		await timed('trigger across main restart', () => triggerEmittedEachCallOnce(cluster, sim!, callsBefore));
+		await timed('trigger across main restart', () =>
+			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
+		);
 		await timed('late events', async () => reportLateEvents(cluster));
 		checkRateLimited();
 	} catch (error) {
@@ -116,14 +155,17 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(`durations (s): ${Object.entries(timings)
-		.map(([k, v]) => `${k} ${v}`)
-		.join(', ')}`);
+	log(
+		`durations (s): ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${v}`)
+			.join(', ')}`,
+	);
 	log(`logs: ${logDir}`);
 	if (failed) {
 		const message = failed instanceof Error ? failed.message : String(failed);
 		log(`FAILED after ${seconds}s: ${failed instanceof CheckFailure ? '' : 'error: '}${message}`);
-		if (!(failed instanceof CheckFailure) && failed instanceof Error) console.error(redact(failed.stack ?? ''));
+		if (!(failed instanceof CheckFailure) && failed instanceof Error)
+			console.error(redact(failed.stack ?? ''));
 		console.log(`test:n8n:queue: ${checks.passed} passed, 1 failed`);
 		process.exit(1);
 	}
@@ -134,20 +176,43 @@ async function main(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // The cluster
 
-async function startCluster(cacheDir: string, workDir: string, logDir: string, tarball: string, sim: Simulator): Promise<Cluster> {
+async function startCluster(
+	cacheDir: string,
+	workDir: string,
+	logDir: string,
+	tarball: string,
+	sim: Simulator,
+): Promise<Cluster> {
 	const redisPort = await startRedis(workDir);
 	const database = await startPostgres(logDir);
 	const webhookProcessPort = await freePort();
-	const n8n = new QueueN8n(installPaths(cacheDir), freshDir(path.join(workDir, 'user')), logDir, await freePort());
+	const n8n = new QueueN8n(
+		installPaths(cacheDir),
+		freshDir(path.join(workDir, 'user')),
+		logDir,
+		await freePort(),
+	);
 	n8n.redisPort = redisPort;
 	n8n.database = database;
 	n8n.webhookBaseUrl = `http://127.0.0.1:${webhookProcessPort}/`;
 	await installCommunityPackage(n8n, tarball);
 
 	const credentialsFile = path.join(workDir, 'credentials.json');
-	writeJson(credentialsFile, [{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'voiceAgentCrmApi', data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl } }]);
+	writeJson(credentialsFile, [
+		{
+			id: CREDENTIAL_ID,
+			name: CREDENTIAL_NAME,
+			type: 'voiceAgentCrmApi',
+			data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+		},
+	]);
 	await n8n.cliOk(['import:credentials', `--input=${credentialsFile}`, '--decrypted']);
-	const workflows = [placeWorkflow('polling'), placeWorkflow('freeing'), eventsWorkflow(ROWS), triggerWorkflow()];
+	const workflows = [
+		placeWorkflow('polling'),
+		placeWorkflow('freeing'),
+		eventsWorkflow(ROWS),
+		triggerWorkflow(),
+	];
 	const workflowsFile = path.join(workDir, 'workflows.json');
 	writeJson(workflowsFile, workflows);
 	await n8n.cliOk(['import:workflow', `--input=${workflowsFile}`]);
@@ -156,7 +221,10 @@ async function startCluster(cacheDir: string, workDir: string, logDir: string, t
 
 	const main = await N8nProcess.create(n8n, 'main', 'main', n8n.port);
 	const webhook = await N8nProcess.create(n8n, 'webhook', 'webhook', webhookProcessPort);
-	const workers = [await N8nProcess.create(n8n, 'worker-1', 'worker'), await N8nProcess.create(n8n, 'worker-2', 'worker')];
+	const workers = [
+		await N8nProcess.create(n8n, 'worker-1', 'worker'),
+		await N8nProcess.create(n8n, 'worker-2', 'worker'),
+	];
 	await main.start();
 	await Promise.all([webhook.start(), ...workers.map((w) => w.start())]);
 	log(`n8n: main ${main.url}, webhook ${webhook.url}, 2 workers of concurrency 5: ready`);
@@ -165,14 +233,19 @@ async function startCluster(cacheDir: string, workDir: string, logDir: string, t
 }
 
 /** Start executions through the webhook process, as production traffic would. */
-async function postToWebhook(cluster: Cluster, webhookPath: string, body: Record<string, unknown>): Promise<void> {
+async function postToWebhook(
+	cluster: Cluster,
+	webhookPath: string,
+	body: Record<string, unknown>,
+): Promise<void> {
 	const response = await fetch(`${cluster.webhook.url}/webhook/${webhookPath}`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(body),
 	});
 	await response.arrayBuffer();
-	if (response.status !== 200) throw new Error(`POST /webhook/${webhookPath} answered ${response.status}`);
+	if (response.status !== 200)
+		throw new Error(`POST /webhook/${webhookPath} answered ${response.status}`);
 }
 
 type Execution = Awaited<ReturnType<typeof executionsOf>>[number];
@@ -180,11 +253,19 @@ type Execution = Awaited<ReturnType<typeof executionsOf>>[number];
 const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
 
 /** Wait until `count` executions of the workflow, besides those listed in `before`, are done. */
-async function executionsDone(cluster: Cluster, workflowId: string, count: number, before: Set<string>, timeoutMs: number): Promise<Execution[]> {
+async function executionsDone(
+	cluster: Cluster,
+	workflowId: string,
+	count: number,
+	before: Set<string>,
+	timeoutMs: number,
+): Promise<Execution[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const list = await cluster.n8n.restOk<{ data: { results: Array<{ id: string; status: string }> } }>('GET', `/executions?filter=${filter}&limit=250`);
+		const list = await cluster.n8n.restOk<{
+			data: { results: Array<{ id: string; status: string }> };
+		}>('GET', `/executions?filter=${filter}&limit=250`);
 		const fresh = list.data.results.filter((e) => !before.has(e.id));
 		const done = fresh.filter((e) => DONE.has(e.status));
 		if (done.length >= count) {
@@ -193,7 +274,9 @@ async function executionsDone(cluster: Cluster, workflowId: string, count: numbe
 		}
 		if (Date.now() > deadline) {
 			const statuses = fresh.map((e) => e.status).join(',');
-			throw new CheckFailure(`timed out: ${done.length} of ${count} executions of ${workflowId} done (statuses: ${statuses})`);
+			throw new CheckFailure(
+				`timed out: ${done.length} of ${count} executions of ${workflowId} done (statuses: ${statuses})`,
+			);
 		}
 		await sleep(2_000);
 	}
@@ -201,7 +284,10 @@ async function executionsDone(cluster: Cluster, workflowId: string, count: numbe
 
 async function executionIds(cluster: Cluster, workflowId: string): Promise<Set<string>> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await cluster.n8n.restOk<{ data: { results: Array<{ id: string }> } }>('GET', `/executions?filter=${filter}&limit=250`);
+	const list = await cluster.n8n.restOk<{ data: { results: Array<{ id: string }> } }>(
+		'GET',
+		`/executions?filter=${filter}&limit=250`,
+	);
 	return new Set(list.data.results.map((e) => e.id));
 }
 
@@ -221,42 +307,81 @@ async function placeAndWait(cluster: Cluster, sim: Simulator): Promise<() => voi
 	const kinds = ['polling', 'freeing'] as const;
 	await Promise.all(
 		kinds.flatMap((kind, k) =>
-			Array.from({ length: PLACE_AND_WAIT }, (_, i) => postToWebhook(cluster, WEBHOOK_PATHS[kind], { to: phone(k * 100 + i), name: `Queue ${kind} ${i}` })),
+			Array.from({ length: PLACE_AND_WAIT }, (_, i) =>
+				postToWebhook(cluster, WEBHOOK_PATHS[kind], {
+					to: phone(k * 100 + i),
+					name: `Queue ${kind} ${i}`,
+				}),
+			),
 		),
 	);
 	log(`started ${2 * PLACE_AND_WAIT} executions through the webhook process`);
-	const runs = await Promise.all(kinds.map((kind) => executionsDone(cluster, WORKFLOW_IDS[kind], PLACE_AND_WAIT, new Set(), 8 * 60_000)));
+	const runs = await Promise.all(
+		kinds.map((kind) =>
+			executionsDone(cluster, WORKFLOW_IDS[kind], PLACE_AND_WAIT, new Set(), 8 * 60_000),
+		),
+	);
 	const all = runs.flat();
 	const requests = sim.requests.slice(firstRequest);
 	const limited = requests.filter((r) => r.status === 429).length;
-	const placements = sim.requestsTo('POST', '/v1/calls/single-phone-call').length - placementsBefore;
+	const placements =
+		sim.requestsTo('POST', '/v1/calls/single-phone-call').length - placementsBefore;
 
-	check(all.every((e) => e.summary.status === 'success'), `${all.length} place-and-wait executions, all successful`, () =>
-		all.map((e) => `${e.summary.id}: ${e.summary.status}`).join('\n'),
+	check(
+		all.every((e) => e.summary.status === 'success'),
+		`${all.length} place-and-wait executions, all successful`,
+		() => all.map((e) => `${e.summary.id}: ${e.summary.status}`).join('\n'),
 	);
-	check(placements === 2 * PLACE_AND_WAIT, `${placements} calls placed in the simulator, one per execution`);
+	check(
+		placements === 2 * PLACE_AND_WAIT,
+		`${placements} calls placed in the simulator, one per execution`,
+	);
 	const records = all.map(recordOf);
 	const callIds = new Set(records.map((r) => r?.id));
 	check(
-		records.every((r) => typeof r?.id === 'string' && r.call_analysis && typeof r.call_analysis === 'object') && callIds.size === all.length,
+		records.every(
+			(r) => typeof r?.id === 'string' && r.call_analysis && typeof r.call_analysis === 'object',
+		) && callIds.size === all.length,
 		`${callIds.size} distinct records returned, each with its analysis`,
 	);
 	for (const [k, kind] of kinds.entries()) {
-		const numbers = runs[k].map((e) => sim.org.calls.get(String(recordOf(e)?.id))?.contact.phone_number);
-		check(new Set(numbers).size === PLACE_AND_WAIT, `${kind}: each execution returned the record of its own call`);
+		const numbers = runs[k].map(
+			(e) => sim.org.calls.get(String(recordOf(e)?.id))?.contact.phone_number,
+		);
+		check(
+			new Set(numbers).size === PLACE_AND_WAIT,
+			`${kind}: each execution returned the record of its own call`,
+		);
 	}
-	log(`measured: ${requests.length} requests for ${all.length} place-and-wait executions, ${limited} answered 429`);
-	return () => check(limited <= 0.01 * requests.length, `40 place-and-wait: ${limited} of ${requests.length} requests answered 429 (at most 1%)`);
+	log(
+		`measured: ${requests.length} requests for ${all.length} place-and-wait executions, ${limited} answered 429`,
+	);
+	return () =>
+		check(
+			limited <= 0.01 * requests.length,
+			`40 place-and-wait: ${limited} of ${requests.length} requests answered 429 (at most 1%)`,
+		);
 }
 
 // ---------------------------------------------------------------------------------------------
 // 2. The trigger across a restart of main
 
-async function triggerEmittedEachCallOnce(cluster: Cluster, sim: Simulator, callsBefore: Set<string>): Promise<void> {
+async function triggerEmittedEachCallOnce(
+	cluster: Cluster,
+	sim: Simulator,
+	callsBefore: Set<string>,
+): Promise<void> {
 	const placed = [...sim.org.calls.values()].filter((c) => !callsBefore.has(c.id));
-	await waitUntil(() => placed.every((c) => c.finished), 120_000, 'every call placed in this run to finish');
+	await waitUntil(
+		() => placed.every((c) => c.finished),
+		120_000,
+		'every call placed in this run to finish',
+	);
 	const lastFinished = Date.now();
-	const polls = () => sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/calls' && r.at > lastFinished + 1_000).length;
+	const polls = () =>
+		sim.requests.filter(
+			(r) => r.method === 'GET' && r.path === '/v1/calls' && r.at > lastFinished + 1_000,
+		).length;
 	// main polls every minute: one poll after the last call finished covers them all
 	await waitUntil(() => polls() > 0, 75_000, 'a trigger poll after the last call finished');
 	await sleep(5_000);
@@ -266,12 +391,17 @@ async function triggerEmittedEachCallOnce(cluster: Cluster, sim: Simulator, call
 	do {
 		executions = await executionsOf(cluster.n8n, WORKFLOW_IDS.trigger);
 		counts.clear();
-		for (const e of executions) for (const item of e.items[TRIGGER_NODE] ?? []) counts.set(String(item.json.id), (counts.get(String(item.json.id)) ?? 0) + 1);
+		for (const e of executions)
+			for (const item of e.items[TRIGGER_NODE] ?? [])
+				counts.set(String(item.json.id), (counts.get(String(item.json.id)) ?? 0) + 1);
 		if (placed.every((c) => counts.has(c.id))) break;
 		await sleep(2_000);
 	} while (Date.now() < deadline);
 	const perCall = placed.map((c) => counts.get(c.id) ?? 0);
-	check(executions.every((e) => e.summary.status === 'success' && e.summary.mode === 'trigger'), `${executions.length} trigger executions, all successful`);
+	check(
+		executions.every((e) => e.summary.status === 'success' && e.summary.mode === 'trigger'),
+		`${executions.length} trigger executions, all successful`,
+	);
 	check(
 		perCall.every((n) => n === 1) && counts.size === placed.length,
 		`the trigger emitted each of the ${placed.length} finished calls exactly once, across the restart of main`,
@@ -292,11 +422,20 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
 
 async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
 	const before = await executionIds(cluster, WORKFLOW_IDS.events);
-	await Promise.all(Array.from({ length: SYNCS }, (_, batch) => postToWebhook(cluster, WEBHOOK_PATHS.events, { batch })));
+	await Promise.all(
+		Array.from({ length: SYNCS }, (_, batch) =>
+			postToWebhook(cluster, WEBHOOK_PATHS.events, { batch }),
+		),
+	);
 	log(`started ${SYNCS} event syncs of ${ROWS} rows`);
 	const runs = await executionsDone(cluster, WORKFLOW_IDS.events, SYNCS, before, 8 * 60_000);
-	check(runs.every((e) => e.summary.status === 'success'), `${runs.length} event syncs, all successful`);
-	const summaries = runs.map((e) => (e.items[SEND_NODE]?.[0]?.json.summary ?? {}) as Record<string, unknown>);
+	check(
+		runs.every((e) => e.summary.status === 'success'),
+		`${runs.length} event syncs, all successful`,
+	);
+	const summaries = runs.map(
+		(e) => (e.items[SEND_NODE]?.[0]?.json.summary ?? {}) as Record<string, unknown>,
+	);
 	check(
 		summaries.every((s) => s.received === ROWS && s.failed === 0),
 		`each sync's summary: ${ROWS} received, 0 failed`,
@@ -305,9 +444,14 @@ async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
 	// the service stores names normalized to snake_case: 'Queue Sync Row' → 'queue_sync_row'
 	const stored = storedEvents(sim.org, { event_name: 'queue_sync_row' });
 	const rows = new Set(stored.map((e) => String((e.params as Record<string, unknown>).row)));
-	check(stored.length === SYNCS * ROWS && rows.size === SYNCS * ROWS, `${stored.length} events stored, ${rows.size} distinct rows: none twice, none missing`);
+	check(
+		stored.length === SYNCS * ROWS && rows.size === SYNCS * ROWS,
+		`${stored.length} events stored, ${rows.size} distinct rows: none twice, none missing`,
+	);
 	const requests = sim.requestsTo('POST', '/v1/events');
-	log(`measured: ${requests.length} event requests in all, ${requests.filter((r) => r.status === 429).length} answered 429`);
+	log(
+		`measured: ${requests.length} event requests in all, ${requests.filter((r) => r.status === 429).length} answered 429`,
+	);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -317,18 +461,28 @@ async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Prom
 	const before = await executionIds(cluster, WORKFLOW_IDS.freeing);
 	const callsBefore = new Set(sim.org.calls.keys());
 	// long enough to outlast the restart of both workers
-	for (let i = 0; i < WAITS_ACROSS_RESTART; i++) planCalls(sim).next({ ...FAST_CALL, talkMs: 45_000 });
+	for (let i = 0; i < WAITS_ACROSS_RESTART; i++)
+		planCalls(sim).next({ ...FAST_CALL, talkMs: 45_000 });
 	await Promise.all(
-		Array.from({ length: WAITS_ACROSS_RESTART }, (_, i) => postToWebhook(cluster, WEBHOOK_PATHS.freeing, { to: phone(500 + i), name: `Queue restart ${i}` })),
+		Array.from({ length: WAITS_ACROSS_RESTART }, (_, i) =>
+			postToWebhook(cluster, WEBHOOK_PATHS.freeing, {
+				to: phone(500 + i),
+				name: `Queue restart ${i}`,
+			}),
+		),
 	);
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_IDS.freeing }));
 	const waiting = async () =>
-		(await cluster.n8n.restOk<{ data: { results: Array<{ id: string; status: string }> } }>('GET', `/executions?filter=${filter}&limit=250`)).data.results.filter(
-			(e) => !before.has(e.id) && e.status === 'waiting',
-		).length;
+		(
+			await cluster.n8n.restOk<{ data: { results: Array<{ id: string; status: string }> } }>(
+				'GET',
+				`/executions?filter=${filter}&limit=250`,
+			)
+		).data.results.filter((e) => !before.has(e.id) && e.status === 'waiting').length;
 	const deadline = Date.now() + 60_000;
 	while ((await waiting()) < WAITS_ACROSS_RESTART) {
-		if (Date.now() > deadline) throw new CheckFailure(`timed out waiting for ${WAITS_ACROSS_RESTART} executions to wait`);
+		if (Date.now() > deadline)
+			throw new CheckFailure(`timed out waiting for ${WAITS_ACROSS_RESTART} executions to wait`);
 		await sleep(1_000);
 	}
 	check(true, `${WAITS_ACROSS_RESTART} worker-freeing executions waiting for their calls`);
@@ -336,7 +490,13 @@ async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Prom
 	log('both workers stopped');
 	await Promise.all(cluster.workers.map((w) => w.start()));
 	log('both workers started again');
-	const runs = await executionsDone(cluster, WORKFLOW_IDS.freeing, WAITS_ACROSS_RESTART, before, 4 * 60_000);
+	const runs = await executionsDone(
+		cluster,
+		WORKFLOW_IDS.freeing,
+		WAITS_ACROSS_RESTART,
+		before,
+		4 * 60_000,
+	);
 	const placed = [...sim.org.calls.values()].filter((c) => !callsBefore.has(c.id));
 	const returned = runs.map((e) => String(recordOf(e)?.id));
 	check(
@@ -346,7 +506,8 @@ async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Prom
 			returned.every((id) => placed.some((c) => c.id === id && c.finished)) &&
 			runs.every((e) => recordOf(e)?.call_analysis),
 		`after both workers restarted, each of the ${WAITS_ACROSS_RESTART} waiting executions resumed with its call's record`,
-		() => runs.map((e) => `${e.summary.id}: ${e.summary.status} ${String(recordOf(e)?.id)}`).join('\n'),
+		() =>
+			runs.map((e) => `${e.summary.id}: ${e.summary.status} ${String(recordOf(e)?.id)}`).join('\n'),
 	);
 }
 
@@ -354,10 +515,13 @@ async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Prom
 // Late call events: what n8n logged
 
 function reportLateEvents(cluster: Cluster): void {
-	const pattern = /Error in handling webhook request POST \/webhook-waiting\/[^:]*: The execution "?\d+"? ?(has finished already|is running already)/g;
+	const pattern =
+		/Error in handling webhook request POST \/webhook-waiting\/[^:]*: The execution "?\d+"? ?(has finished already|is running already)/g;
 	for (const process of [cluster.main, cluster.webhook]) {
 		const lines = process.log().match(pattern) ?? [];
-		log(`measured: ${lines.length} late call events answered 409 by n8n in the ${process.name} log`);
+		log(
+			`measured: ${lines.length} late call events answered 409 by n8n in the ${process.name} log`,
+		);
 	}
 }
 

@@ -6,7 +6,15 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+	chownSync,
+	createWriteStream,
+	existsSync,
+	mkdtempSync,
+	readdirSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -34,7 +42,9 @@ export async function stopAll(): Promise<void> {
 function postgresBin(): string | undefined {
 	const root = '/usr/lib/postgresql';
 	const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-	const found = versions.map((v) => path.join(root, v, 'bin')).find((dir) => existsSync(path.join(dir, 'initdb')));
+	const found = versions
+		.map((v) => path.join(root, v, 'bin'))
+		.find((dir) => existsSync(path.join(dir, 'initdb')));
 	return found;
 }
 
@@ -46,21 +56,42 @@ function hasRedis(): boolean {
 export async function ensureServices(): Promise<void> {
 	if (hasRedis() && postgresBin()) return;
 	if (process.getuid?.() !== 0) {
-		throw new Error('test:n8n:queue needs redis-server and postgresql: install them (apt-get install redis-server postgresql) or run as root');
+		throw new Error(
+			'test:n8n:queue needs redis-server and postgresql: install them (apt-get install redis-server postgresql) or run as root',
+		);
 	}
 	log('services: installing redis-server and postgresql with apt-get');
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await runOk('apt-get', ['update'], { env, timeoutMs: 10 * 60_000 });
-	await runOk('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'], { env, timeoutMs: 15 * 60_000 });
-	if (!hasRedis() || !postgresBin()) throw new Error('apt-get ran, yet redis-server or postgresql is still missing');
+	await runOk(
+		'apt-get',
+		['install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'],
+		{ env, timeoutMs: 15 * 60_000 },
+	);
+	if (!hasRedis() || !postgresBin())
+		throw new Error('apt-get ran, yet redis-server or postgresql is still missing');
 }
 
 export async function startRedis(workDir: string): Promise<number> {
 	const port = await freePort();
 	const pidFile = path.join(workDir, 'redis.pid');
 	await runOk('redis-server', [
-		'--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-		'--daemonize', 'yes', '--pidfile', pidFile, '--logfile', path.join(workDir, 'logs', 'redis.log'), '--dir', workDir,
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--daemonize',
+		'yes',
+		'--pidfile',
+		pidFile,
+		'--logfile',
+		path.join(workDir, 'logs', 'redis.log'),
+		'--dir',
+		workDir,
 	]);
 	stops.push({ what: 'redis', stop: () => stopByPidFile(pidFile) });
 	log(`redis: 127.0.0.1:${port}`);
@@ -95,19 +126,53 @@ export async function startPostgres(logDir: string): Promise<Database> {
 		chownSync(root, uid, gid);
 	}
 	const pg = (tool: string, args: string[]) =>
-		asPostgres ? runOk('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { cwd: root }) : runOk(path.join(bin, tool), args, { cwd: root });
-	await pg('initdb', ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8']);
-	await pg('pg_ctl', ['-D', dataDir, '-l', logFile, '-o', `-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off`, '-w', 'start']);
+		asPostgres
+			? runOk('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args], { cwd: root })
+			: runOk(path.join(bin, tool), args, { cwd: root });
+	await pg('initdb', [
+		'-D',
+		dataDir,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--locale=C.UTF-8',
+	]);
+	await pg('pg_ctl', [
+		'-D',
+		dataDir,
+		'-l',
+		logFile,
+		'-o',
+		`-p ${port} -h 127.0.0.1 -k ${root} -c fsync=off`,
+		'-w',
+		'start',
+	]);
 	stops.push({
 		what: 'postgres',
 		stop: async () => {
 			await pg('pg_ctl', ['-D', dataDir, '-m', 'fast', '-w', 'stop']);
-			if (existsSync(logFile)) createWriteStream(path.join(logDir, 'postgres.log')).end(readFileSync(logFile));
+			if (existsSync(logFile))
+				createWriteStream(path.join(logDir, 'postgres.log')).end(readFileSync(logFile));
 			rmSync(root, { recursive: true, force: true });
 		},
 	});
 	const password = randomBytes(12).toString('hex');
-	await runOk('psql', ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-v', 'ON_ERROR_STOP=1', '-c', `create user n8n password '${password}';`, '-c', 'create database n8n owner n8n;']);
+	await runOk('psql', [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		'postgres',
+		'-v',
+		'ON_ERROR_STOP=1',
+		'-c',
+		`create user n8n password '${password}';`,
+		'-c',
+		'create database n8n owner n8n;',
+	]);
 	log(`postgres: 127.0.0.1:${port} (${bin})`);
 	return { port, password };
 }
@@ -168,8 +233,20 @@ export class N8nProcess {
 		this.logFile = path.join(cluster.logDir, `${name}.log`);
 	}
 
-	static async create(cluster: QueueN8n, name: string, role: Role, port?: number): Promise<N8nProcess> {
-		return new N8nProcess(cluster, name, role, port ?? (await freePort()), await freePort(), await freePort());
+	static async create(
+		cluster: QueueN8n,
+		name: string,
+		role: Role,
+		port?: number,
+	): Promise<N8nProcess> {
+		return new N8nProcess(
+			cluster,
+			name,
+			role,
+			port ?? (await freePort()),
+			await freePort(),
+			await freePort(),
+		);
 	}
 
 	get url(): string {
@@ -186,21 +263,29 @@ export class N8nProcess {
 			...this.cluster.env(),
 			N8N_PORT: String(this.port),
 			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
-			...(this.role === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort) } : {}),
+			...(this.role === 'worker'
+				? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(this.healthPort) }
+				: {}),
 		};
 		const { nodeBin, n8nBin } = this.cluster.install as N8nInstall;
-		const child = spawn(nodeBin, [n8nBin, ...this.args()], { cwd: this.cluster.userFolder, env, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(nodeBin, [n8nBin, ...this.args()], {
+			cwd: this.cluster.userFolder,
+			env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		this.child = child;
 		const out = createWriteStream(this.logFile, { flags: 'a' });
 		const write = (chunk: Buffer) => out.write(redact(chunk.toString()));
 		child.stdout!.on('data', write);
 		child.stderr!.on('data', write);
 		this.exited = new Promise((resolve) => child.on('exit', () => (out.end(), resolve())));
-		if (!stops.some((s) => s.what === this.name)) stops.push({ what: this.name, stop: () => this.stop() });
+		if (!stops.some((s) => s.what === this.name))
+			stops.push({ what: this.name, stop: () => this.stop() });
 		const readiness = `http://127.0.0.1:${this.role === 'worker' ? this.healthPort : this.port}/healthz/readiness`;
 		const deadline = Date.now() + 180_000;
 		while (Date.now() < deadline) {
-			if (child.exitCode !== null) throw new Error(`${this.name} exited early:\n${tail(this.log())}`);
+			if (child.exitCode !== null)
+				throw new Error(`${this.name} exited early:\n${tail(this.log())}`);
 			try {
 				if ((await fetch(readiness)).ok) return;
 			} catch {
@@ -215,7 +300,10 @@ export class N8nProcess {
 	async stop(): Promise<void> {
 		if (!this.child || this.child.exitCode !== null) return;
 		this.child.kill('SIGTERM');
-		const stopped = await Promise.race([this.exited!.then(() => true), sleep(45_000).then(() => false)]);
+		const stopped = await Promise.race([
+			this.exited!.then(() => true),
+			sleep(45_000).then(() => false),
+		]);
 		if (!stopped) {
 			this.child.kill('SIGKILL');
 			await this.exited;

@@ -29,7 +29,8 @@ const credentials = { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NA
 type Node = Record<string, unknown> & { name: string };
 
 /** Node `n` of workflow `w`: a UUID, as n8n gives nodes. */
-const nodeId = (w: number, n: number) => `6f1e2d3c-4b5a-4978-8a6b-${String(w * 100 + n).padStart(12, '0')}`;
+const nodeId = (w: number, n: number) =>
+	`6f1e2d3c-4b5a-4978-8a6b-${String(w * 100 + n).padStart(12, '0')}`;
 
 function webhookNode(path: string, webhookId: string, w: number): Node {
 	return {
@@ -46,7 +47,8 @@ function webhookNode(path: string, webhookId: string, w: number): Node {
 /** A workflow of nodes connected one after the other. */
 function chain(id: string, name: string, nodes: Node[]): Record<string, unknown> {
 	const connections: Record<string, unknown> = {};
-	for (let i = 1; i < nodes.length; i++) connections[nodes[i - 1].name] = { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] };
+	for (let i = 1; i < nodes.length; i++)
+		connections[nodes[i - 1].name] = { main: [[{ node: nodes[i].name, type: 'main', index: 0 }]] };
 	return { id, name, nodes, connections, settings: { executionOrder: 'v1' }, active: false };
 }
 

@@ -70,7 +70,10 @@ async function main(): Promise<void> {
 	// 1. n8n itself
 	const cacheDir = await timed('install n8n', async () => {
 		log('n8n: installing or reusing the cached installation');
-		const result = await runOk('bash', [path.join(__dirname, 'install.sh')], { echo: true, timeoutMs: 25 * 60_000 });
+		const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
+			echo: true,
+			timeoutMs: 25 * 60_000,
+		});
 		return result.stdout.trim().split('\n').pop()!;
 	});
 	const install = installPaths(cacheDir);
@@ -79,8 +82,11 @@ async function main(): Promise<void> {
 
 	// 2. The package as users get it
 	const tarball = await timed('build and pack', async () => {
-		if (process.env.TEST_N8N_SKIP_BUILD !== '1') await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-		const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], { logFile: path.join(logDir, 'pack.log') });
+		if (process.env.TEST_N8N_SKIP_BUILD !== '1')
+			await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
+		const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
+			logFile: path.join(logDir, 'pack.log'),
+		});
 		const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
 		return path.join(workDir, filename);
 	});
@@ -92,7 +98,10 @@ async function main(): Promise<void> {
 	n8n.taskBrokerPort = await freePort();
 	log(`n8n user folder: ${userFolder}`);
 	const version = (await n8n.cliOk(['--version'])).stdout.trim();
-	check(!process.env.N8N_VERSION || version === process.env.N8N_VERSION, `n8n ${version} runs (N8N_VERSION ${process.env.N8N_VERSION ?? 'not set, install.sh default'})`);
+	check(
+		!process.env.N8N_VERSION || version === process.env.N8N_VERSION,
+		`n8n ${version} runs (N8N_VERSION ${process.env.N8N_VERSION ?? 'not set, install.sh default'})`,
+	);
 	await timed('install by hand', () => installByHand(n8n, tarball, logDir));
 
 	// 3. The simulator, in this process
@@ -105,7 +114,12 @@ async function main(): Promise<void> {
 		await timed('import credential', async () => {
 			const file = path.join(workDir, 'credentials.json');
 			writeJson(file, [
-				{ id: CREDENTIAL_ID, name: CREDENTIAL_NAME, type: 'voiceAgentCrmApi', data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl } },
+				{
+					id: CREDENTIAL_ID,
+					name: CREDENTIAL_NAME,
+					type: 'voiceAgentCrmApi',
+					data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				},
 			]);
 			await n8n.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
 		});
@@ -116,10 +130,15 @@ async function main(): Promise<void> {
 		const { live } = await timed('examples', () => runExamples(n8n, sim, examples, workDir));
 
 		const triggerTest = process.env.TEST_N8N_SKIP_TRIGGER !== '1';
-		if (!triggerTest) log(`trigger: skipped (TEST_N8N_SKIP_TRIGGER=1)${live.length ? `, and with it ${live.map((l) => l.file).join(', ')}` : ''}`);
+		if (!triggerTest)
+			log(
+				`trigger: skipped (TEST_N8N_SKIP_TRIGGER=1)${live.length ? `, and with it ${live.map((l) => l.file).join(', ')}` : ''}`,
+			);
 		if (triggerTest) {
 			await timed('prepare trigger workflow', () => prepareTriggerWorkflow(n8n, workDir, live));
-			await timed('prepare instant trigger workflow', () => prepareInstantTriggerWorkflow(n8n, sim, workDir));
+			await timed('prepare instant trigger workflow', () =>
+				prepareInstantTriggerWorkflow(n8n, sim, workDir),
+			);
 		}
 
 		// 4 and 5: one running n8n
@@ -128,7 +147,11 @@ async function main(): Promise<void> {
 		const owner = await setUpOwner(n8n);
 		if (process.env.TEST_N8N_PAUSE === '1') {
 			// for writing the browser test: n8n and the simulator stay up until this process is stopped
-			writeJson(path.join(workDir, 'session.json'), { url: n8n.url, owner, simulator: sim.baseUrl });
+			writeJson(path.join(workDir, 'session.json'), {
+				url: n8n.url,
+				owner,
+				simulator: sim.baseUrl,
+			});
 			log(`paused: ${path.join(workDir, 'session.json')}`);
 			await new Promise<void>((resolve) => process.once('SIGTERM', () => resolve()));
 		}
@@ -136,7 +159,11 @@ async function main(): Promise<void> {
 		const work: Array<Promise<void>> = [];
 		if (triggerTest) {
 			// the instant trigger's calls come after the polling trigger's checks, which count every finished call
-			work.push(timed('trigger live', () => runTriggerTest(n8n, sim, live)).then(() => timed('instant trigger live', () => runInstantTriggerTest(n8n, sim))));
+			work.push(
+				timed('trigger live', () => runTriggerTest(n8n, sim, live)).then(() =>
+					timed('instant trigger live', () => runInstantTriggerTest(n8n, sim)),
+				),
+			);
 		}
 		if (process.env.TEST_N8N_SKIP_BROWSER !== '1') {
 			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));
@@ -152,9 +179,11 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(`durations (s): ${Object.entries(timings)
-		.map(([k, v]) => `${k} ${v}`)
-		.join(', ')}`);
+	log(
+		`durations (s): ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${v}`)
+			.join(', ')}`,
+	);
 	log(`logs: ${logDir}`);
 	log(`screenshots: ${screenshotDir}`);
 	if (failed) log(`n8n user folder kept: ${userFolder}`);
@@ -162,7 +191,8 @@ async function main(): Promise<void> {
 	if (failed) {
 		const message = failed instanceof Error ? failed.message : String(failed);
 		log(`FAILED after ${seconds}s: ${failed instanceof CheckFailure ? '' : 'error: '}${message}`);
-		if (!(failed instanceof CheckFailure) && failed instanceof Error) console.error(redact(failed.stack ?? ''));
+		if (!(failed instanceof CheckFailure) && failed instanceof Error)
+			console.error(redact(failed.stack ?? ''));
 		console.log(`test:n8n: ${checks.passed} passed, 1 failed`);
 		process.exit(1);
 	}
@@ -179,20 +209,53 @@ async function main(): Promise<void> {
 async function installByHand(n8n: N8nInstance, tarball: string, logDir: string): Promise<void> {
 	const script = byHandInstallScript(readFileSync(path.join(ROOT, 'README.md'), 'utf8'), tarball);
 	log(`package: README's by-hand install, HOME=${n8n.userFolder}:\n${script.trim()}`);
-	const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', HOME: n8n.userFolder, LANG: process.env.LANG ?? 'C.UTF-8' };
-	await runOk('bash', ['-euo', 'pipefail', '-c', script], { cwd: n8n.userFolder, env, logFile: path.join(logDir, 'install-by-hand.log') });
+	const env: NodeJS.ProcessEnv = {
+		PATH: process.env.PATH ?? '',
+		HOME: n8n.userFolder,
+		LANG: process.env.LANG ?? 'C.UTF-8',
+	};
+	await runOk('bash', ['-euo', 'pipefail', '-c', script], {
+		cwd: n8n.userFolder,
+		env,
+		logFile: path.join(logDir, 'install-by-hand.log'),
+	});
 
 	const modulesDir = path.join(n8n.n8nDir, 'nodes', 'node_modules');
 	const installed = readdirSync(modulesDir).filter((name) => !name.startsWith('.'));
-	check(installed.length === 1 && installed[0] === PACKAGE_NAME, `by-hand install: ${modulesDir} holds the package alone (no peer dependency installed beside it)`, () => installed.join(', '));
+	check(
+		installed.length === 1 && installed[0] === PACKAGE_NAME,
+		`by-hand install: ${modulesDir} holds the package alone (no peer dependency installed beside it)`,
+		() => installed.join(', '),
+	);
 
 	const packageDir = path.join(modulesDir, PACKAGE_NAME);
-	const entry = path.join(packageDir, (JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { n8n: { nodes: string[] } }).n8n.nodes[0]);
+	const entry = path.join(
+		packageDir,
+		(
+			JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
+				n8n: { nodes: string[] };
+			}
+		).n8n.nodes[0],
+	);
 	const required = externalModules(path.join(packageDir, 'dist'));
-	check(disallowedRequires(path.join(packageDir, 'dist')).length === 0, `installed package requires only relative files, Node built-ins and ${required.join(', ')}`);
-	for (const { module, fromPackage, fromN8n } of await resolveAsN8nWould(n8n.install, entry, required)) {
-		check(fromPackage === null, `${module}: not reachable from the user folder by itself (resolution is a user's, not the checkout's)`, () => String(fromPackage));
-		check(fromN8n?.startsWith(path.join(n8n.install.cacheDir, 'n8n', 'node_modules') + path.sep), `${module}: provided by this n8n (${fromN8n ? path.relative(n8n.install.cacheDir, fromN8n) : 'not found'})`);
+	check(
+		disallowedRequires(path.join(packageDir, 'dist')).length === 0,
+		`installed package requires only relative files, Node built-ins and ${required.join(', ')}`,
+	);
+	for (const { module, fromPackage, fromN8n } of await resolveAsN8nWould(
+		n8n.install,
+		entry,
+		required,
+	)) {
+		check(
+			fromPackage === null,
+			`${module}: not reachable from the user folder by itself (resolution is a user's, not the checkout's)`,
+			() => String(fromPackage),
+		);
+		check(
+			fromN8n?.startsWith(path.join(n8n.install.cacheDir, 'n8n', 'node_modules') + path.sep),
+			`${module}: provided by this n8n (${fromN8n ? path.relative(n8n.install.cacheDir, fromN8n) : 'not found'})`,
+		);
 	}
 }
 

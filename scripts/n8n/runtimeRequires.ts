@@ -14,7 +14,14 @@ import path from 'node:path';
  * devDependencies through, assuming a bundler; this package is compiled by tsc, not bundled, so a
  * devDependency required from `dist/` would be missing on a user's n8n.
  */
-export const N8N_PROVIDED_MODULES = ['n8n-workflow', 'lodash', 'luxon', 'moment', 'p-limit', 'zod'] as const;
+export const N8N_PROVIDED_MODULES = [
+	'n8n-workflow',
+	'lodash',
+	'luxon',
+	'moment',
+	'p-limit',
+	'zod',
+] as const;
 
 export interface RequireSite {
 	/** The built file, relative to the scanned folder. */
@@ -62,7 +69,9 @@ function isBuiltin(request: string): boolean {
 function relativeTargetExists(dir: string, site: RequireSite, request: string): boolean {
 	const target = path.resolve(dir, path.dirname(site.file), request);
 	if (!target.startsWith(dir + path.sep)) return false;
-	return [target, `${target}.js`, `${target}.json`, path.join(target, 'index.js')].some((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+	return [target, `${target}.js`, `${target}.json`, path.join(target, 'index.js')].some(
+		(candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+	);
 }
 
 /** What breaks the rule, one line each (empty when the package requires only what it may). */
@@ -70,10 +79,16 @@ export function disallowedRequires(dir: string): string[] {
 	const allowed = new Set<string>(N8N_PROVIDED_MODULES);
 	return findRequires(dir).flatMap((site) => {
 		const { request } = site;
-		if (request === undefined) return [`${site.file}: a require whose module is not a string literal`];
-		if (isRelative(request)) return relativeTargetExists(dir, site, request) ? [] : [`${site.file}: "${request}" is not a file of the package`];
+		if (request === undefined)
+			return [`${site.file}: a require whose module is not a string literal`];
+		if (isRelative(request))
+			return relativeTargetExists(dir, site, request)
+				? []
+				: [`${site.file}: "${request}" is not a file of the package`];
 		if (isBuiltin(request) || allowed.has(packageName(request))) return [];
-		return [`${site.file}: "${request}" is neither a Node built-in nor provided by n8n (${N8N_PROVIDED_MODULES.join(', ')})`];
+		return [
+			`${site.file}: "${request}" is neither a Node built-in nor provided by n8n (${N8N_PROVIDED_MODULES.join(', ')})`,
+		];
 	});
 }
 
@@ -81,6 +96,9 @@ export function disallowedRequires(dir: string): string[] {
 export function externalModules(dir: string): string[] {
 	const requests = findRequires(dir)
 		.map((site) => site.request)
-		.filter((request): request is string => request !== undefined && !isRelative(request) && !isBuiltin(request));
+		.filter(
+			(request): request is string =>
+				request !== undefined && !isRelative(request) && !isBuiltin(request),
+		);
 	return [...new Set(requests)].sort();
 }

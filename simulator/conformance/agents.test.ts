@@ -84,8 +84,15 @@ describe('Agents', () => {
 		});
 
 		it('accepts a prompt of exactly 28,000 characters and volume at both bounds', async () => {
-			for (const change of [{ prompt: 'x'.repeat(28_000) }, { volume: 0.5 }, { volume: 2 }, { interruption_sensitivity: 0 }]) {
-				expect((await api(sim, 'POST', '/v1/agents', { body: { ...validAgent, ...change } })).status).toBe(201);
+			for (const change of [
+				{ prompt: 'x'.repeat(28_000) },
+				{ volume: 0.5 },
+				{ volume: 2 },
+				{ interruption_sensitivity: 0 },
+			]) {
+				expect(
+					(await api(sim, 'POST', '/v1/agents', { body: { ...validAgent, ...change } })).status,
+				).toBe(201);
 			}
 		});
 	});
@@ -95,7 +102,10 @@ describe('Agents', () => {
 			const [agent] = sim.org.agents.values();
 			const res = await api(sim, 'GET', `/v1/agents/${agent.id}`);
 			expect(res.status).toBe(200);
-			expect(res.body).toEqual({ statusCode: 200, data: expect.objectContaining({ id: agent.id, name: agent.name, language: agent.language }) });
+			expect(res.body).toEqual({
+				statusCode: 200,
+				data: expect.objectContaining({ id: agent.id, name: agent.name, language: agent.language }),
+			});
 		});
 
 		it('400 with {error, message} for an id that is not a UUID', async () => {
@@ -130,7 +140,12 @@ describe('Agents', () => {
 		});
 
 		it('400 for a limit outside 1 to 1000 or a negative offset', async () => {
-			for (const query of [{ limit: 0 }, { limit: 1001 }, { offset: -1 }, { limit: 'ten' }] as Array<Record<string, string | number>>) {
+			for (const query of [
+				{ limit: 0 },
+				{ limit: 1001 },
+				{ offset: -1 },
+				{ limit: 'ten' },
+			] as Array<Record<string, string | number>>) {
 				const res = await api(sim, 'GET', '/v1/agents', { query });
 				expect(res.status).toBe(400);
 				expect(res.body).toEqual(anError);
@@ -142,11 +157,19 @@ describe('Agents', () => {
 		it('changes only the supplied fields and publishes the next version', async () => {
 			const created = (await api(sim, 'POST', '/v1/agents', { body: validAgent })).body.data;
 			await sim.clock.advance(1_000);
-			const res = await api(sim, 'PATCH', `/v1/agents/${created.id}`, { body: { prompt: 'New prompt', volume: 0.8 } });
+			const res = await api(sim, 'PATCH', `/v1/agents/${created.id}`, {
+				body: { prompt: 'New prompt', volume: 0.8 },
+			});
 			expect(res.status).toBe(200);
 			expect(res.body).toEqual({
 				statusCode: 200,
-				data: expect.objectContaining({ id: created.id, name: 'Renewals', prompt: 'New prompt', volume: 0.8, version: 2 }),
+				data: expect.objectContaining({
+					id: created.id,
+					name: 'Renewals',
+					prompt: 'New prompt',
+					volume: 0.8,
+					version: 2,
+				}),
 			});
 			expect(res.body.data.updated_at > created.updated_at).toBe(true);
 			const read = await api(sim, 'GET', `/v1/agents/${created.id}`);
@@ -163,7 +186,9 @@ describe('Agents', () => {
 		});
 
 		it('400 for a malformed id, 404 for an unknown or foreign agent', async () => {
-			expect((await api(sim, 'PATCH', '/v1/agents/nope', { body: { name: 'x' } })).status).toBe(400);
+			expect((await api(sim, 'PATCH', '/v1/agents/nope', { body: { name: 'x' } })).status).toBe(
+				400,
+			);
 			const [foreign] = sim.otherOrg.agents.values();
 			const res = await api(sim, 'PATCH', `/v1/agents/${foreign.id}`, { body: { name: 'x' } });
 			expect(res.status).toBe(404);

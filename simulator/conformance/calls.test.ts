@@ -23,11 +23,19 @@ beforeEach(async () => {
 afterEach(() => sim.stop());
 
 function phoneCallBody(change: Record<string, unknown> = {}): Record<string, unknown> {
-	return { from_number: MAIN_LINE, to_number: '+34600000009', full_name: 'Marta Ruiz', agent_id: agent.id, ...change };
+	return {
+		from_number: MAIN_LINE,
+		to_number: '+34600000009',
+		full_name: 'Marta Ruiz',
+		agent_id: agent.id,
+		...change,
+	};
 }
 
 async function placePhoneCall(change: Record<string, unknown> = {}): Promise<string> {
-	const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody(change) });
+	const res = await api(sim, 'POST', '/v1/calls/single-phone-call', {
+		body: phoneCallBody(change),
+	});
 	expect(res.status).toBe(201);
 	return res.body.data.call_id;
 }
@@ -55,24 +63,37 @@ describe('POST /v1/calls/single-phone-call', () => {
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({
 			statusCode: 201,
-			data: { call_id: expect.any(String), agent_id: agent.id, contact_id: null, created_at: expect.any(String) },
+			data: {
+				call_id: expect.any(String),
+				agent_id: agent.id,
+				contact_id: null,
+				created_at: expect.any(String),
+			},
 		});
-		expect(sim.org.calls.get(res.body.data.call_id)).toMatchObject({ metadata: { crm_ref: 42 }, to: '+34600000009' });
+		expect(sim.org.calls.get(res.body.data.call_id)).toMatchObject({
+			metadata: { crm_ref: 42 },
+			to: '+34600000009',
+		});
 	});
 
-	it.each(['from_number', 'to_number', 'full_name', 'agent_id'])('400 without the required %s', async (field) => {
-		const body = phoneCallBody();
-		delete body[field];
-		const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body });
-		expect(res.status).toBe(400);
-		expect(res.body).toEqual(anError(400));
-		expect(res.body.message).toContain(field);
-	});
+	it.each(['from_number', 'to_number', 'full_name', 'agent_id'])(
+		'400 without the required %s',
+		async (field) => {
+			const body = phoneCallBody();
+			delete body[field];
+			const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body });
+			expect(res.status).toBe(400);
+			expect(res.body).toEqual(anError(400));
+			expect(res.body.message).toContain(field);
+		},
+	);
 
 	it.each(['+1234567', '+1234567890123456', '+0123456789', '34600000001', '+34 600 000 001'])(
 		'400 for a to_number that is not E.164: %s',
 		async (to_number) => {
-			const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody({ to_number }) });
+			const res = await api(sim, 'POST', '/v1/calls/single-phone-call', {
+				body: phoneCallBody({ to_number }),
+			});
 			expect(res.status).toBe(400);
 			expect(res.body.message).toContain('to_number');
 		},
@@ -91,14 +112,19 @@ describe('POST /v1/calls/single-phone-call', () => {
 		['additional_data', { additional_data: { plan: 'gold' } }],
 		['schedule', { schedule: { scheduled_call_time: '2030-01-01T10:00:00', timezone: 'UTC' } }],
 		['schedule', { schedule: { scheduled_call_time: '2030-02-30 10:00:00', timezone: 'UTC' } }],
-		['timezone', { schedule: { scheduled_call_time: '2030-01-01 10:00:00', timezone: 'Moon/Base' } }],
+		[
+			'timezone',
+			{ schedule: { scheduled_call_time: '2030-01-01 10:00:00', timezone: 'Moon/Base' } },
+		],
 		['delay', { delay: -1 }],
 		['delay', { delay: '5' }],
 		['webhook_url', { webhook_url: 'not a url' }],
 		['metadata', { metadata: ['a'] }],
 		['to_phone', { to_phone: '+34600000009' }],
 	])('400 naming %s when it is wrong', async (field, change) => {
-		const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody(change) });
+		const res = await api(sim, 'POST', '/v1/calls/single-phone-call', {
+			body: phoneCallBody(change),
+		});
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual(anError(400));
 		expect(res.body.message).toContain(field);
@@ -106,7 +132,9 @@ describe('POST /v1/calls/single-phone-call', () => {
 
 	it('400 for an agent of another organization', async () => {
 		const [foreign] = sim.otherOrg.agents.values();
-		const res = await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody({ agent_id: foreign.id }) });
+		const res = await api(sim, 'POST', '/v1/calls/single-phone-call', {
+			body: phoneCallBody({ agent_id: foreign.id }),
+		});
 		expect(res.status).toBe(400);
 	});
 
@@ -125,7 +153,10 @@ describe('POST /v1/calls/single-phone-call', () => {
 	});
 
 	it('401 without a key', async () => {
-		expect((await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody(), key: null })).status).toBe(401);
+		expect(
+			(await api(sim, 'POST', '/v1/calls/single-phone-call', { body: phoneCallBody(), key: null }))
+				.status,
+		).toBe(401);
 	});
 });
 
@@ -134,12 +165,22 @@ describe('POST /v1/calls/single-contact-call', () => {
 
 	it('201 with the contact id; the call reads the number and name from the contact', async () => {
 		const res = await api(sim, 'POST', '/v1/calls/single-contact-call', {
-			body: { contact_id: contact.id, agent_id: agent.id, from_number_id: fromNumberId(), metadata: { source: 'crm' } },
+			body: {
+				contact_id: contact.id,
+				agent_id: agent.id,
+				from_number_id: fromNumberId(),
+				metadata: { source: 'crm' },
+			},
 		});
 		expect(res.status).toBe(201);
 		expect(res.body).toEqual({
 			statusCode: 201,
-			data: { call_id: expect.any(String), agent_id: agent.id, contact_id: contact.id, created_at: expect.any(String) },
+			data: {
+				call_id: expect.any(String),
+				agent_id: agent.id,
+				contact_id: contact.id,
+				created_at: expect.any(String),
+			},
 		});
 		expect(sim.org.calls.get(res.body.data.call_id)).toMatchObject({
 			to: contact.phone_number,
@@ -150,7 +191,12 @@ describe('POST /v1/calls/single-contact-call', () => {
 
 	it('400 for delay: the route does not apply one', async () => {
 		const res = await api(sim, 'POST', '/v1/calls/single-contact-call', {
-			body: { contact_id: contact.id, agent_id: agent.id, from_number_id: fromNumberId(), delay: 5 },
+			body: {
+				contact_id: contact.id,
+				agent_id: agent.id,
+				from_number_id: fromNumberId(),
+				delay: 5,
+			},
 		});
 		expect(res.status).toBe(400);
 		expect(res.body).toEqual(anError(400));
@@ -209,18 +255,45 @@ describe('States: the life cycle on the simulator clock', () => {
 		await sim.clock.advance(2_000);
 		expect(await status(callId)).toMatchObject({ call_status: 'pending', started_at: null });
 		await sim.clock.advance(5_000);
-		expect(await status(callId)).toMatchObject({ call_status: 'in_progress', started_at: expect.any(String), finished: false });
+		expect(await status(callId)).toMatchObject({
+			call_status: 'in_progress',
+			started_at: expect.any(String),
+			finished: false,
+		});
 		await sim.clock.advance(60_000);
-		expect(await status(callId)).toMatchObject({ call_status: 'ended', finished: false, disconnection_reason: null, ended_at: expect.any(String) });
+		expect(await status(callId)).toMatchObject({
+			call_status: 'ended',
+			finished: false,
+			disconnection_reason: null,
+			ended_at: expect.any(String),
+		});
 		await sim.clock.advance(3_000);
-		expect(await status(callId)).toMatchObject({ call_status: 'ended', finished: true, disconnection_reason: null });
+		expect(await status(callId)).toMatchObject({
+			call_status: 'ended',
+			finished: true,
+			disconnection_reason: null,
+		});
 		await sim.clock.advance(8_000);
-		expect(await status(callId)).toMatchObject({ finished: true, disconnection_reason: 'agent_hangup' });
+		expect(await status(callId)).toMatchObject({
+			finished: true,
+			disconnection_reason: 'agent_hangup',
+		});
 		const early = await api(sim, 'GET', `/v1/calls/${callId}`);
-		expect(early.body).toMatchObject({ call_status: 'completed', call_analysis: null, chat_history: null, call_record: null });
+		expect(early.body).toMatchObject({
+			call_status: 'completed',
+			call_analysis: null,
+			chat_history: null,
+			call_record: null,
+		});
 		await sim.clock.advance(19_000);
 		const record = (await api(sim, 'GET', `/v1/calls/${callId}`)).body;
-		expect(record.call_analysis).toEqual(expect.objectContaining({ summary: expect.any(String), sentiment: expect.any(String), interested: true }));
+		expect(record.call_analysis).toEqual(
+			expect.objectContaining({
+				summary: expect.any(String),
+				sentiment: expect.any(String),
+				interested: true,
+			}),
+		);
 		expect(record.call_record).toEqual(expect.any(String));
 		expect(record.duration).toBe(60);
 	});
@@ -235,10 +308,19 @@ describe('States: the life cycle on the simulator clock', () => {
 	});
 
 	it('a schedule is read in its own time zone', async () => {
-		expect(scheduledInstant({ scheduled_call_time: '2030-07-01 12:00:00', timezone: 'Europe/Madrid' })).toBe(Date.parse('2030-07-01T10:00:00Z'));
-		expect(scheduledInstant({ scheduled_call_time: '2030-01-15 09:00:00', timezone: 'America/New_York' })).toBe(Date.parse('2030-01-15T14:00:00Z'));
+		expect(
+			scheduledInstant({ scheduled_call_time: '2030-07-01 12:00:00', timezone: 'Europe/Madrid' }),
+		).toBe(Date.parse('2030-07-01T10:00:00Z'));
+		expect(
+			scheduledInstant({
+				scheduled_call_time: '2030-01-15 09:00:00',
+				timezone: 'America/New_York',
+			}),
+		).toBe(Date.parse('2030-01-15T14:00:00Z'));
 		const at = Math.ceil((sim.clock.now() + 3_600_000) / 1000) * 1000;
-		const callId = await placePhoneCall({ schedule: { scheduled_call_time: wallClock(at, 'Asia/Tokyo'), timezone: 'Asia/Tokyo' } });
+		const callId = await placePhoneCall({
+			schedule: { scheduled_call_time: wallClock(at, 'Asia/Tokyo'), timezone: 'Asia/Tokyo' },
+		});
 		await sim.clock.set(at - 1_000);
 		expect((await status(callId)).call_status).toBe('scheduled');
 		await sim.clock.set(at);
@@ -250,22 +332,35 @@ describe('States: the life cycle on the simulator clock', () => {
 		['no_answer', 'no_answer', 'no-answer', 'dial_no_answer'],
 		['busy', 'no_answer', 'busy', 'dial_busy'],
 		['failed', 'failed', 'failed', 'dial_failed'],
-	] as const)('a planned %s outcome ends as %s (record %s)', async (result, callStatus, record, reason) => {
-		planCalls(sim).next({ result });
-		const callId = await placePhoneCall();
-		await driveCallToEnd(sim, callId);
-		expect(await status(callId)).toMatchObject({ call_status: callStatus, finished: true, disconnection_reason: reason });
-		const full = (await api(sim, 'GET', `/v1/calls/${callId}`)).body;
-		expect(full).toMatchObject({ call_status: record, call_result: result });
-	});
+	] as const)(
+		'a planned %s outcome ends as %s (record %s)',
+		async (result, callStatus, record, reason) => {
+			planCalls(sim).next({ result });
+			const callId = await placePhoneCall();
+			await driveCallToEnd(sim, callId);
+			expect(await status(callId)).toMatchObject({
+				call_status: callStatus,
+				finished: true,
+				disconnection_reason: reason,
+			});
+			const full = (await api(sim, 'GET', `/v1/calls/${callId}`)).body;
+			expect(full).toMatchObject({ call_status: record, call_result: result });
+		},
+	);
 
 	it('plans are taken in placement order with their own timings, then the default applies', async () => {
-		planCalls(sim).next({ ringMs: 1_000, talkMs: 5_000, disconnection_reason: 'user_hangup' }).next({ result: 'no_answer' });
+		planCalls(sim)
+			.next({ ringMs: 1_000, talkMs: 5_000, disconnection_reason: 'user_hangup' })
+			.next({ result: 'no_answer' });
 		const first = await placePhoneCall();
 		const second = await placePhoneCall();
 		const third = await placePhoneCall();
 		await sim.clock.advance(2_000 + 1_000 + 5_000 + 3_000 + 8_000);
-		expect(await status(first)).toMatchObject({ call_status: 'ended', finished: true, disconnection_reason: 'user_hangup' });
+		expect(await status(first)).toMatchObject({
+			call_status: 'ended',
+			finished: true,
+			disconnection_reason: 'user_hangup',
+		});
 		expect((await status(second)).call_status).toBe('no_answer');
 		expect((await status(third)).call_status).toBe('in_progress');
 	});
@@ -275,7 +370,9 @@ describe('States: the life cycle on the simulator clock', () => {
 		const callId = await placePhoneCall();
 		await sim.clock.advance(7_000);
 		expect((await status(callId)).call_status).toBe('in_progress');
-		expect((await api(sim, 'GET', `/v1/calls/${callId}`)).body.call_status).toBe('answering-machine');
+		expect((await api(sim, 'GET', `/v1/calls/${callId}`)).body.call_status).toBe(
+			'answering-machine',
+		);
 	});
 
 	it('maps every status to the full record vocabulary', () => {
@@ -305,7 +402,15 @@ describe('GET /v1/calls/{callId}/status', () => {
 		const res = await api(sim, 'GET', `/v1/calls/${call.id}/status`);
 		expect(res.body).toEqual({ statusCode: 200, data: expect.any(Object) });
 		expect(Object.keys(res.body.data).sort()).toEqual(
-			['agent_id', 'call_id', 'call_status', 'disconnection_reason', 'ended_at', 'finished', 'started_at'].sort(),
+			[
+				'agent_id',
+				'call_id',
+				'call_status',
+				'disconnection_reason',
+				'ended_at',
+				'finished',
+				'started_at',
+			].sort(),
 		);
 	});
 });
@@ -340,14 +445,22 @@ describe('GET /v1/calls/{callId}', () => {
 
 	it('include_words adds word timings to the transcript entries', async () => {
 		const res = await api(sim, 'GET', `/v1/calls/${callId}`, { query: { include_words: true } });
-		expect(res.body.chat_history[0].words[0]).toEqual({ word: expect.any(String), start: 0, end: expect.any(Number) });
+		expect(res.body.chat_history[0].words[0]).toEqual({
+			word: expect.any(String),
+			start: 0,
+			end: expect.any(Number),
+		});
 	});
 
 	it('include_transcript=false leaves the transcript out, even with include_words', async () => {
-		const res = await api(sim, 'GET', `/v1/calls/${callId}`, { query: { include_transcript: false, include_words: true } });
+		const res = await api(sim, 'GET', `/v1/calls/${callId}`, {
+			query: { include_transcript: false, include_words: true },
+		});
 		expect(res.status).toBe(200);
 		expect(res.body).not.toHaveProperty('chat_history');
-		expect(res.body.call_analysis).toEqual(expect.objectContaining({ summary: expect.any(String) }));
+		expect(res.body.call_analysis).toEqual(
+			expect.objectContaining({ summary: expect.any(String) }),
+		);
 	});
 
 	it('include_tools adds chat_history_with_tools with the tool calls', async () => {
@@ -358,16 +471,24 @@ describe('GET /v1/calls/{callId}', () => {
 	});
 
 	it('transcript_format=toon answers the transcript as a compact text table', async () => {
-		const res = await api(sim, 'GET', `/v1/calls/${callId}`, { query: { transcript_format: 'toon' } });
+		const res = await api(sim, 'GET', `/v1/calls/${callId}`, {
+			query: { transcript_format: 'toon' },
+		});
 		expect(res.body.transcript_format).toBe('toon');
 		expect(typeof res.body.chat_history).toBe('string');
 		expect(res.body.chat_history.split('\n')[0]).toBe('[4]{role,content}:');
-		const withWords = await api(sim, 'GET', `/v1/calls/${callId}`, { query: { transcript_format: 'toon', include_words: true } });
-		expect(withWords.body.chat_history).toMatch(/^\[4\]:\n {2}- role: agent\n {4}content: .+\n {4}words\[\d+\]\{word,start,end\}:/);
+		const withWords = await api(sim, 'GET', `/v1/calls/${callId}`, {
+			query: { transcript_format: 'toon', include_words: true },
+		});
+		expect(withWords.body.chat_history).toMatch(
+			/^\[4\]:\n {2}- role: agent\n {4}content: .+\n {4}words\[\d+\]\{word,start,end\}:/,
+		);
 	});
 
 	it('400 for another transcript_format or a non-boolean flag', async () => {
-		for (const query of [{ transcript_format: 'csv' }, { include_words: 'yes' }] as Array<Record<string, string>>) {
+		for (const query of [{ transcript_format: 'csv' }, { include_words: 'yes' }] as Array<
+			Record<string, string>
+		>) {
 			const res = await api(sim, 'GET', `/v1/calls/${callId}`, { query });
 			expect(res.status).toBe(400);
 			expect(res.body).toEqual(anError(400));
@@ -387,7 +508,8 @@ describe('GET /v1/calls/{callId}', () => {
 describe('GET /v1/calls (inferred listing)', () => {
 	it('lists newest created_at first in {data, pagination: {total_rows}} with limit and offset', async () => {
 		const now = sim.clock.now();
-		for (let i = 0; i < 5; i++) insertCall(sim, { created_at: new Date(now - i * 60_000).toISOString() });
+		for (let i = 0; i < 5; i++)
+			insertCall(sim, { created_at: new Date(now - i * 60_000).toISOString() });
 		insertCall(sim, {}, sim.otherOrg);
 		const res = await api(sim, 'GET', '/v1/calls', { query: { limit: 2, offset: 1 } });
 		expect(res.status).toBe(200);
@@ -413,14 +535,26 @@ describe('GET /v1/calls (inferred listing)', () => {
 		insertCall(sim, { phase: 'in_progress' });
 		const byAgent = await api(sim, 'GET', '/v1/calls', { query: { agent_id: otherAgent.id } });
 		expect(byAgent.body.pagination.total_rows).toBe(1);
-		expect((await api(sim, 'GET', '/v1/calls', { query: { call_status: 'busy' } })).body.pagination.total_rows).toBe(1);
-		expect((await api(sim, 'GET', '/v1/calls', { query: { call_status: 'no_answer' } })).body.pagination.total_rows).toBe(1);
+		expect(
+			(await api(sim, 'GET', '/v1/calls', { query: { call_status: 'busy' } })).body.pagination
+				.total_rows,
+		).toBe(1);
+		expect(
+			(await api(sim, 'GET', '/v1/calls', { query: { call_status: 'no_answer' } })).body.pagination
+				.total_rows,
+		).toBe(1);
 		const completed = await api(sim, 'GET', '/v1/calls', { query: { call_status: 'completed' } });
-		expect(completed.body.data.map((c: { call_status: string }) => c.call_status)).toEqual(['completed']);
+		expect(completed.body.data.map((c: { call_status: string }) => c.call_status)).toEqual([
+			'completed',
+		]);
 	});
 
 	it('400 for a limit above 1000, a malformed agent_id or an unknown call_status', async () => {
-		for (const query of [{ limit: 1001 }, { agent_id: 'agent-1' }, { call_status: 'ringing' }] as Array<Record<string, string | number>>) {
+		for (const query of [
+			{ limit: 1001 },
+			{ agent_id: 'agent-1' },
+			{ call_status: 'ringing' },
+		] as Array<Record<string, string | number>>) {
 			const res = await api(sim, 'GET', '/v1/calls', { query });
 			expect(res.status).toBe(400);
 			expect(res.body).toEqual(anError(400));
@@ -447,22 +581,37 @@ describe('POST /v1/calls/single-phone-call/{callId}/stop', () => {
 	it.each([
 		['ringing', 2_000, 'pending'],
 		['answered', 7_000, 'in_progress'],
-	])('stops a %s call: stopped true, status at request time, reason user_hangup', async (_state, elapsed, statusAtRequest) => {
-		const callId = await placePhoneCall();
-		await sim.clock.advance(elapsed);
-		const res = await api(sim, 'POST', `/v1/calls/single-phone-call/${callId}/stop`);
-		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ statusCode: 200, data: { call_id: callId, stopped: true, call_status: statusAtRequest } });
-		expect(await status(callId)).toMatchObject({ call_status: 'ended', disconnection_reason: 'user_hangup' });
-		await sim.clock.advance(3_000);
-		expect(await status(callId)).toMatchObject({ finished: true, disconnection_reason: 'user_hangup' });
-	});
+	])(
+		'stops a %s call: stopped true, status at request time, reason user_hangup',
+		async (_state, elapsed, statusAtRequest) => {
+			const callId = await placePhoneCall();
+			await sim.clock.advance(elapsed);
+			const res = await api(sim, 'POST', `/v1/calls/single-phone-call/${callId}/stop`);
+			expect(res.status).toBe(200);
+			expect(res.body).toEqual({
+				statusCode: 200,
+				data: { call_id: callId, stopped: true, call_status: statusAtRequest },
+			});
+			expect(await status(callId)).toMatchObject({
+				call_status: 'ended',
+				disconnection_reason: 'user_hangup',
+			});
+			await sim.clock.advance(3_000);
+			expect(await status(callId)).toMatchObject({
+				finished: true,
+				disconnection_reason: 'user_hangup',
+			});
+		},
+	);
 
 	it('a finished call answers stopped false without error', async () => {
 		const call = insertCall(sim, { phase: 'ended' });
 		const res = await api(sim, 'POST', `/v1/calls/single-phone-call/${call.id}/stop`);
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ statusCode: 200, data: { call_id: call.id, stopped: false, call_status: 'ended' } });
+		expect(res.body).toEqual({
+			statusCode: 200,
+			data: { call_id: call.id, stopped: false, call_status: 'ended' },
+		});
 	});
 
 	it('409 {statusCode, message} for a queued or a scheduled call', async () => {
@@ -489,7 +638,10 @@ describe('POST /v1/calls/{callId}/cancel (inferred)', () => {
 		const callId = await placePhoneCall({ delay: 5 });
 		const res = await api(sim, 'POST', `/v1/calls/${callId}/cancel`);
 		expect(res.status).toBe(200);
-		expect(res.body).toEqual({ statusCode: 200, data: { call_id: callId, canceled: true, call_status: 'canceled' } });
+		expect(res.body).toEqual({
+			statusCode: 200,
+			data: { call_id: callId, canceled: true, call_status: 'canceled' },
+		});
 		await sim.clock.advance(10 * 60_000);
 		expect(await status(callId)).toMatchObject({ call_status: 'canceled', finished: true });
 	});
@@ -528,7 +680,8 @@ describe('Call webhooks', () => {
 		agent.webhook_url = `${receiverUrl}/agent`;
 		const callId = await placePhoneCall({ webhook_url: `${receiverUrl}/call` });
 		await driveCallToEnd(sim, callId);
-		const events = (path: string) => received.filter((r) => r.path === path).map((r) => r.payload.event);
+		const events = (path: string) =>
+			received.filter((r) => r.path === path).map((r) => r.payload.event);
 		expect(events('/agent')).toEqual(['call_started', 'call_ended', 'transcript_ready']);
 		expect(events('/call')).toEqual(['call_started', 'call_ended', 'transcript_ready']);
 		expect(received.find((r) => r.payload.event === 'call_ended')!.payload).toEqual({
@@ -546,7 +699,11 @@ describe('Call webhooks', () => {
 		await sim.clock.advance(7_000);
 		await api(sim, 'POST', `/v1/calls/single-phone-call/${callId}/stop`);
 		expect(received.map((r) => r.payload.event)).toEqual(['call_started', 'call_stopped']);
-		expect(received[1].payload).toMatchObject({ call_id: callId, call_status: 'ended', finished: false });
+		expect(received[1].payload).toMatchObject({
+			call_id: callId,
+			call_status: 'ended',
+			finished: false,
+		});
 		expect(sim.webhooks.map((w) => w.status)).toEqual([200, 200]);
 	});
 
@@ -562,12 +719,22 @@ describe('Call webhooks', () => {
 		});
 		await new Promise<void>((resolve) => slowReceiver.listen(0, '127.0.0.1', resolve));
 		try {
-			planCalls(sim).next({ queueMs: 10, ringMs: 10, talkMs: 10, finishedDelayMs: 10, reasonDelayMs: 10, analysisDelayMs: 10 });
-			const callId = await placePhoneCall({ webhook_url: `http://127.0.0.1:${(slowReceiver.address() as AddressInfo).port}/slow` });
+			planCalls(sim).next({
+				queueMs: 10,
+				ringMs: 10,
+				talkMs: 10,
+				finishedDelayMs: 10,
+				reasonDelayMs: 10,
+				analysisDelayMs: 10,
+			});
+			const callId = await placePhoneCall({
+				webhook_url: `http://127.0.0.1:${(slowReceiver.address() as AddressInfo).port}/slow`,
+			});
 			sim.clock.runOnItsOwn(5);
 			while (held.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
 			// call_started is held by the receiver; the call ends meanwhile and the API answers at once
-			while (!sim.org.calls.get(callId)!.call_analysis) await new Promise((resolve) => setTimeout(resolve, 20));
+			while (!sim.org.calls.get(callId)!.call_analysis)
+				await new Promise((resolve) => setTimeout(resolve, 20));
 			expect((await api(sim, 'GET', `/v1/calls/${callId}`)).status).toBe(200);
 			expect(received.map((r) => r.payload.event)).toEqual(['call_started']);
 			while (received.length < 3) {
@@ -575,7 +742,11 @@ describe('Call webhooks', () => {
 				await new Promise((resolve) => setTimeout(resolve, 20));
 			}
 			held.splice(0).forEach((answer) => answer());
-			expect(received.map((r) => r.payload.event)).toEqual(['call_started', 'call_ended', 'transcript_ready']);
+			expect(received.map((r) => r.payload.event)).toEqual([
+				'call_started',
+				'call_ended',
+				'transcript_ready',
+			]);
 		} finally {
 			held.splice(0).forEach((answer) => answer());
 			await sim.clock.stopRunning();
@@ -594,11 +765,19 @@ describe('Call webhooks', () => {
 describe('Test helpers', () => {
 	it('insertCall stores records with any status and timestamps, fast', () => {
 		const started = Date.now();
-		for (let i = 0; i < 1_000; i++) insertCall(sim, { phase: i % 2 ? 'ended' : 'no_answer', created_at: new Date(i * 1_000).toISOString() });
+		for (let i = 0; i < 1_000; i++)
+			insertCall(sim, {
+				phase: i % 2 ? 'ended' : 'no_answer',
+				created_at: new Date(i * 1_000).toISOString(),
+			});
 		expect(sim.org.calls.size).toBe(1_000);
 		expect(Date.now() - started).toBeLessThan(2_000);
 		const queued = insertCall(sim, { phase: 'in_queue' });
-		expect(queued).toMatchObject({ finished: false, disconnection_reason: null, finished_at: null });
+		expect(queued).toMatchObject({
+			finished: false,
+			disconnection_reason: null,
+			finished_at: null,
+		});
 	});
 
 	it('driveCallToEnd can stop at finished, before the analysis', async () => {

@@ -8,17 +8,26 @@ import { timingsFrom } from '../cli';
 const root = path.resolve(__dirname, '../..');
 
 /** Start `npm run simulator`'s program and collect the credential lines it prints. */
-function startCli(args: string[] = []): Promise<{ child: ChildProcess; lines: Record<string, string> }> {
-	const child = spawn(path.join(root, 'node_modules/.bin/ts-node'), ['--transpile-only', 'simulator/cli.ts', ...args], {
-		cwd: root,
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+function startCli(
+	args: string[] = [],
+): Promise<{ child: ChildProcess; lines: Record<string, string> }> {
+	const child = spawn(
+		path.join(root, 'node_modules/.bin/ts-node'),
+		['--transpile-only', 'simulator/cli.ts', ...args],
+		{
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout!.on('data', (chunk: Buffer) => {
 			out += chunk.toString();
 			const lines = Object.fromEntries(
-				out.split('\n').filter((l) => /^\w+=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+				out
+					.split('\n')
+					.filter((l) => /^\w+=/.test(l))
+					.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
 			);
 			if (lines.base_url && lines.api_key) resolve({ child, lines });
 		});
@@ -31,7 +40,9 @@ describe('npm run simulator', () => {
 		const { child, lines } = await startCli();
 		try {
 			expect(lines.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-			const withKey = await fetch(`${lines.base_url}/v1/agents/voices`, { headers: { 'x-api-key': lines.api_key } });
+			const withKey = await fetch(`${lines.base_url}/v1/agents/voices`, {
+				headers: { 'x-api-key': lines.api_key },
+			});
 			expect(withKey.status).toBe(200);
 			expect(((await withKey.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
 			const withoutKey = await fetch(`${lines.base_url}/v1/agents/voices`);
@@ -44,7 +55,11 @@ describe('npm run simulator', () => {
 
 describe('npm run simulator: call timings and a clock of its own', () => {
 	it('takes the timings in seconds and refuses what is not a number of seconds', () => {
-		expect(timingsFrom({ queue: '0.5', talk: '3', 'analysis-delay': '1' })).toEqual({ queueMs: 500, talkMs: 3000, analysisDelayMs: 1000 });
+		expect(timingsFrom({ queue: '0.5', talk: '3', 'analysis-delay': '1' })).toEqual({
+			queueMs: 500,
+			talkMs: 3000,
+			analysisDelayMs: 1000,
+		});
 		expect(() => timingsFrom({ ring: 'soon' })).toThrow('--ring takes a number of seconds');
 		expect(() => timingsFrom({ talk: '-1' })).toThrow('--talk takes a number of seconds');
 	});
@@ -60,11 +75,26 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 			});
 		});
 		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		const timings = ['--queue', '0.1', '--ring', '0.2', '--talk', '0.5', '--finished-delay', '0.1', '--reason-delay', '0.1', '--analysis-delay', '0.3'];
+		const timings = [
+			'--queue',
+			'0.1',
+			'--ring',
+			'0.2',
+			'--talk',
+			'0.5',
+			'--finished-delay',
+			'0.1',
+			'--reason-delay',
+			'0.1',
+			'--analysis-delay',
+			'0.3',
+		];
 		const { child, lines } = await startCli(timings);
 		try {
 			const headers = { 'x-api-key': lines.api_key, 'content-type': 'application/json' };
-			const agents = (await (await fetch(`${lines.base_url}/v1/agents`, { headers })).json()) as { data: Array<{ id: string }> };
+			const agents = (await (await fetch(`${lines.base_url}/v1/agents`, { headers })).json()) as {
+				data: Array<{ id: string }>;
+			};
 			const placed = await fetch(`${lines.base_url}/v1/calls/single-phone-call`, {
 				method: 'POST',
 				headers,
@@ -78,7 +108,8 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 			});
 			expect(placed.status).toBe(201);
 			const deadline = Date.now() + 15_000;
-			while (received.length < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+			while (received.length < 3 && Date.now() < deadline)
+				await new Promise((resolve) => setTimeout(resolve, 100));
 			expect(received).toEqual(['call_started', 'call_ended', 'transcript_ready']);
 		} finally {
 			child.kill('SIGTERM');

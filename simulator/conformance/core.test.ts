@@ -51,7 +51,10 @@ describe('simulator core: authentication, budgets, faults', () => {
 	});
 
 	it('serves an HTML error page when asked', async () => {
-		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 503, rawBody: '<html>down</html>' } });
+		sim.faults.inject({
+			path: '/v1/agents/voices',
+			fault: { status: 503, rawBody: '<html>down</html>' },
+		});
 		const res = await api(sim, 'GET', '/v1/agents/voices');
 		expect(res.status).toBe(503);
 		expect(res.body).toBe('<html>down</html>');

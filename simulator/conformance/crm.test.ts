@@ -18,17 +18,27 @@ describe('Tags, comments and tasks', () => {
 	afterEach(() => sim.stop());
 
 	describe('Tags', () => {
-		it('GET /v1/tags (inferred) lists the organization\'s tags in {statusCode, data}', async () => {
+		it("GET /v1/tags (inferred) lists the organization's tags in {statusCode, data}", async () => {
 			const res = await api(sim, 'GET', '/v1/tags');
 			expect(res.status).toBe(200);
-			expect(res.body).toEqual({ statusCode: 200, data: [{ id: expect.stringMatching(/^tag-/), name: 'vip', color: '#ff9900', label: 'VIP' }] });
+			expect(res.body).toEqual({
+				statusCode: 200,
+				data: [{ id: expect.stringMatching(/^tag-/), name: 'vip', color: '#ff9900', label: 'VIP' }],
+			});
 		});
 
 		it('POST /v1/tags (inferred) creates a tag: 201 {statusCode, data: Tag}', async () => {
-			const res = await api(sim, 'POST', '/v1/tags', { body: { name: 'lead', color: '#00AA33', label: 'Lead' } });
+			const res = await api(sim, 'POST', '/v1/tags', {
+				body: { name: 'lead', color: '#00AA33', label: 'Lead' },
+			});
 			expect(res.status).toBe(201);
-			expect(res.body).toEqual({ statusCode: 201, data: { id: expect.any(String), name: 'lead', color: '#00AA33', label: 'Lead' } });
-			const unlabeled = await api(sim, 'POST', '/v1/tags', { body: { name: 'cold', color: '#abc' } });
+			expect(res.body).toEqual({
+				statusCode: 201,
+				data: { id: expect.any(String), name: 'lead', color: '#00AA33', label: 'Lead' },
+			});
+			const unlabeled = await api(sim, 'POST', '/v1/tags', {
+				body: { name: 'cold', color: '#abc' },
+			});
 			expect(unlabeled.body.data).toEqual({ id: expect.any(String), name: 'cold', color: '#abc' });
 		});
 
@@ -58,7 +68,7 @@ describe('Tags, comments and tasks', () => {
 			expect((await api(sim, 'GET', '/v1/tags')).body.data).toEqual([]);
 		});
 
-		it('DELETE /v1/tags/{tagId} answers 404 for an unknown tag and for another organization\'s', async () => {
+		it("DELETE /v1/tags/{tagId} answers 404 for an unknown tag and for another organization's", async () => {
 			expect((await api(sim, 'DELETE', `/v1/tags/tag-${randomUUID()}`)).body).toEqual(notFound);
 			const foreign = [...sim.otherOrg.tags.values()][0];
 			expect((await api(sim, 'DELETE', `/v1/tags/${foreign.id}`)).status).toBe(404);
@@ -67,7 +77,10 @@ describe('Tags, comments and tasks', () => {
 	});
 
 	describe('POST /v1/comments', () => {
-		const comment = (body: Record<string, unknown>) => api(sim, 'POST', '/v1/comments', { body: { content: 'Called back', contact_id: contact.id, ...body } });
+		const comment = (body: Record<string, unknown>) =>
+			api(sim, 'POST', '/v1/comments', {
+				body: { content: 'Called back', contact_id: contact.id, ...body },
+			});
 
 		it('a USER comment names a member by email: 201 with the member object as created_by', async () => {
 			const res = await comment({ created_by_type: 'USER', created_by: 'bruno@example.test' });
@@ -75,26 +88,54 @@ describe('Tags, comments and tasks', () => {
 			const bruno = sim.org.members.find((m) => m.email === 'bruno@example.test')!;
 			expect(res.body).toEqual({
 				statusCode: 201,
-				data: { id: expect.any(String), content: 'Called back', created_by: bruno, created_at: expect.any(String) },
+				data: {
+					id: expect.any(String),
+					content: 'Called back',
+					created_by: bruno,
+					created_at: expect.any(String),
+				},
 			});
 		});
 
-		it.each(['SYSTEM', 'AI', 'AUTOMATIZATION'])('a %s comment has the type string as created_by', async (type) => {
-			const res = await comment({ created_by_type: type });
-			expect(res.status).toBe(201);
-			expect(res.body.data.created_by).toBe(type);
-		});
+		it.each(['SYSTEM', 'AI', 'AUTOMATIZATION'])(
+			'a %s comment has the type string as created_by',
+			async (type) => {
+				const res = await comment({ created_by_type: type });
+				expect(res.status).toBe(201);
+				expect(res.body.data.created_by).toBe(type);
+			},
+		);
 
 		it.each([
 			['USER without created_by', { created_by_type: 'USER' }, /created_by/],
-			['USER with an email that is not a member\'s', { created_by_type: 'USER', created_by: 'stranger@example.test' }, /member/],
-			['SYSTEM with created_by', { created_by_type: 'SYSTEM', created_by: 'owner@example.test' }, /created_by/],
-			['AI with created_by', { created_by_type: 'AI', created_by: 'owner@example.test' }, /created_by/],
-			['a type in the wrong case', { created_by_type: 'user', created_by: 'owner@example.test' }, /created_by_type/],
+			[
+				"USER with an email that is not a member's",
+				{ created_by_type: 'USER', created_by: 'stranger@example.test' },
+				/member/,
+			],
+			[
+				'SYSTEM with created_by',
+				{ created_by_type: 'SYSTEM', created_by: 'owner@example.test' },
+				/created_by/,
+			],
+			[
+				'AI with created_by',
+				{ created_by_type: 'AI', created_by: 'owner@example.test' },
+				/created_by/,
+			],
+			[
+				'a type in the wrong case',
+				{ created_by_type: 'user', created_by: 'owner@example.test' },
+				/created_by_type/,
+			],
 			['a missing type', {}, /created_by_type/],
 			['empty content', { created_by_type: 'SYSTEM', content: '' }, /content/],
 			['blank content', { created_by_type: 'SYSTEM', content: '   ' }, /content/],
-			['a contact_id that is not a UUID', { created_by_type: 'SYSTEM', contact_id: 'abc' }, /contact_id/],
+			[
+				'a contact_id that is not a UUID',
+				{ created_by_type: 'SYSTEM', contact_id: 'abc' },
+				/contact_id/,
+			],
 			['a missing contact_id', { created_by_type: 'SYSTEM', contact_id: undefined }, /contact_id/],
 		])('answers 400 for %s', async (_case, body, message) => {
 			const res = await comment(body);
@@ -105,18 +146,29 @@ describe('Tags, comments and tasks', () => {
 
 		it('answers 404 for a contact of another organization (or none)', async () => {
 			const foreign = [...sim.otherOrg.contacts.values()][0];
-			expect((await comment({ created_by_type: 'SYSTEM', contact_id: foreign.id })).body).toEqual(notFound);
-			expect((await comment({ created_by_type: 'SYSTEM', contact_id: randomUUID() })).status).toBe(404);
+			expect((await comment({ created_by_type: 'SYSTEM', contact_id: foreign.id })).body).toEqual(
+				notFound,
+			);
+			expect((await comment({ created_by_type: 'SYSTEM', contact_id: randomUUID() })).status).toBe(
+				404,
+			);
 		});
 
 		it('a member of another organization cannot author a USER comment', async () => {
-			sim.otherOrg.members.push({ id: randomUUID(), email: 'outsider@example.test', name: 'Outsider' });
-			expect((await comment({ created_by_type: 'USER', created_by: 'outsider@example.test' })).status).toBe(400);
+			sim.otherOrg.members.push({
+				id: randomUUID(),
+				email: 'outsider@example.test',
+				name: 'Outsider',
+			});
+			expect(
+				(await comment({ created_by_type: 'USER', created_by: 'outsider@example.test' })).status,
+			).toBe(400);
 		});
 	});
 
 	describe('Tasks', () => {
-		const createTask = (body: Record<string, unknown>) => api(sim, 'POST', '/v1/tasks', { body: { brief: 'Send the quote', ...body } });
+		const createTask = (body: Record<string, unknown>) =>
+			api(sim, 'POST', '/v1/tasks', { body: { brief: 'Send the quote', ...body } });
 
 		it('POST /v1/tasks (inferred) creates a task: 201, member emails stored as ids', async () => {
 			const res = await createTask({
@@ -148,14 +200,25 @@ describe('Tags, comments and tasks', () => {
 
 		it('POST /v1/tasks defaults to a custom, to-do, medium task with nobody assigned', async () => {
 			const res = await createTask({});
-			expect(res.body.data).toMatchObject({ type: 'custom', status: 'todo', priority: 'medium', details: '', assigned_to: [], additional_data: {} });
+			expect(res.body.data).toMatchObject({
+				type: 'custom',
+				status: 'todo',
+				priority: 'medium',
+				details: '',
+				assigned_to: [],
+				additional_data: {},
+			});
 		});
 
 		it.each([
 			['a type outside the enum', { type: 'manual' }, /type/],
 			['a status outside the enum', { status: 'open' }, /status/],
 			['a priority outside the enum', { priority: 'urgent' }, /priority/],
-			['an assignee who is not a member', { assigned_to: ['stranger@example.test'] }, /assigned_to\[0\]/],
+			[
+				'an assignee who is not a member',
+				{ assigned_to: ['stranger@example.test'] },
+				/assigned_to\[0\]/,
+			],
 			['assigned_to that is not an array', { assigned_to: 'owner@example.test' }, /assigned_to/],
 			['additional_data that is not an object', { additional_data: [1] }, /additional_data/],
 			['a missing brief', { brief: undefined }, /brief/],
@@ -168,14 +231,24 @@ describe('Tags, comments and tasks', () => {
 
 		it('GET /v1/tasks/{id} answers {statusCode, data: Task}; 404 for unknown and foreign tasks', async () => {
 			const created = (await createTask({})).body.data as Task;
-			expect((await api(sim, 'GET', `/v1/tasks/${created.id}`)).body).toEqual({ statusCode: 200, data: created });
+			expect((await api(sim, 'GET', `/v1/tasks/${created.id}`)).body).toEqual({
+				statusCode: 200,
+				data: created,
+			});
 			expect((await api(sim, 'GET', `/v1/tasks/${randomUUID()}`)).body).toEqual(notFound);
-			const foreign = (await api(sim, 'POST', '/v1/tasks', { body: { brief: 'theirs' }, key: sim.otherOrg.apiKey })).body.data;
+			const foreign = (
+				await api(sim, 'POST', '/v1/tasks', { body: { brief: 'theirs' }, key: sim.otherOrg.apiKey })
+			).body.data;
 			expect((await api(sim, 'GET', `/v1/tasks/${foreign.id}`)).status).toBe(404);
 		});
 
 		it('GET /v1/tasks (inferred) lists newest first, filters by status, pages with limit and offset', async () => {
-			for (const [brief, status] of [['a', 'todo'], ['b', 'done'], ['c', 'todo']]) await createTask({ brief, status });
+			for (const [brief, status] of [
+				['a', 'todo'],
+				['b', 'done'],
+				['c', 'todo'],
+			])
+				await createTask({ brief, status });
 			const all = await api(sim, 'GET', '/v1/tasks');
 			expect(all.status).toBe(200);
 			expect(all.body.statusCode).toBe(200);
@@ -187,7 +260,9 @@ describe('Tags, comments and tasks', () => {
 		});
 
 		it('GET /v1/tasks answers 400 for an unknown status or a limit above 1000', async () => {
-			expect((await api(sim, 'GET', '/v1/tasks', { query: { status: 'open' } })).body).toEqual(badRequest);
+			expect((await api(sim, 'GET', '/v1/tasks', { query: { status: 'open' } })).body).toEqual(
+				badRequest,
+			);
 			expect((await api(sim, 'GET', '/v1/tasks', { query: { limit: 1001 } })).status).toBe(400);
 		});
 	});

@@ -4,7 +4,11 @@ import type { Simulator } from '../server';
 export { addContact, contactByEmail } from '../seed';
 import { api, type ApiAnswer } from '../client';
 
-export function postEvents(sim: Simulator, events: unknown[], key?: string | null): Promise<ApiAnswer> {
+export function postEvents(
+	sim: Simulator,
+	events: unknown[],
+	key?: string | null,
+): Promise<ApiAnswer> {
 	return api(sim, 'POST', '/v1/events', { body: { events }, key });
 }
 
@@ -15,5 +19,13 @@ export async function postEvent(sim: Simulator, event: unknown): Promise<any> {
 	return answer.body.data.results[0];
 }
 
-
-export const SUMMARY_KEYS = ['received', 'created', 'unresolved', 'pending', 'duplicate', 'rejected', 'invalid', 'contacts_created'];
+export const SUMMARY_KEYS = [
+	'received',
+	'created',
+	'unresolved',
+	'pending',
+	'duplicate',
+	'rejected',
+	'invalid',
+	'contacts_created',
+];

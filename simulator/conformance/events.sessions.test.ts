@@ -13,12 +13,28 @@ describe('POST /v1/events: anonymous sessions', () => {
 	});
 	afterEach(() => sim.stop());
 
-	const visit = (event_name: string, extra: Record<string, unknown> = {}) => ({ event_name, session_id: 'visit-1', ...extra });
+	const visit = (event_name: string, extra: Record<string, unknown> = {}) => ({
+		event_name,
+		session_id: 'visit-1',
+		...extra,
+	});
 
 	it('an event with a session_id and no contact data is pending, stored without a contact', async () => {
-		const result = await postEvent(sim, visit('page_view', { event_id: 'pv-1', contact: { name: 'Not an identifier' } }));
-		expect(result).toEqual({ index: 0, event_id: 'pv-1', event_name: 'page_view', status: 'pending' });
-		expect(storedEvents(sim.org, { event_id: 'pv-1' })[0]).toMatchObject({ status: 'pending', contact_id: null, session_id: 'visit-1' });
+		const result = await postEvent(
+			sim,
+			visit('page_view', { event_id: 'pv-1', contact: { name: 'Not an identifier' } }),
+		);
+		expect(result).toEqual({
+			index: 0,
+			event_id: 'pv-1',
+			event_name: 'page_view',
+			status: 'pending',
+		});
+		expect(storedEvents(sim.org, { event_id: 'pv-1' })[0]).toMatchObject({
+			status: 'pending',
+			contact_id: null,
+			session_id: 'visit-1',
+		});
 	});
 
 	it('a later event with the session_id and contact data identifies the session and moves its pending events', async () => {
@@ -28,8 +44,14 @@ describe('POST /v1/events: anonymous sessions', () => {
 			visit('add_to_cart', { event_id: 'pv-2', occurred_at: '2025-01-01T10:05:00Z' }),
 		]);
 		await sim.clock.advance(2 * DAY);
-		const identifying = await postEvent(sim, visit('signup', { contact: { email: 'maria@example.test' } }));
-		expect(identifying).toMatchObject({ status: 'created', contact: { id: maria.id, matched_by: 'email', created: false } });
+		const identifying = await postEvent(
+			sim,
+			visit('signup', { contact: { email: 'maria@example.test' } }),
+		);
+		expect(identifying).toMatchObject({
+			status: 'created',
+			contact: { id: maria.id, matched_by: 'email', created: false },
+		});
 		expect(storedEvents(sim.org, { session_id: 'visit-1', status: 'pending' })).toHaveLength(0);
 		const moved = storedEvents(sim.org, { session_id: 'visit-1', contact_id: maria.id });
 		expect(moved.map((e) => [e.event_id, e.status, e.occurred_at])).toEqual([
@@ -41,8 +63,15 @@ describe('POST /v1/events: anonymous sessions', () => {
 
 	it('later events with only the session_id go straight to the contact', async () => {
 		await postEvent(sim, visit('page_view'));
-		const identifying = await postEvent(sim, visit('signup', { contact: { email: 'fresh@example.test' } }));
-		expect(identifying.contact).toEqual({ id: expect.any(String), matched_by: null, created: true });
+		const identifying = await postEvent(
+			sim,
+			visit('signup', { contact: { email: 'fresh@example.test' } }),
+		);
+		expect(identifying.contact).toEqual({
+			id: expect.any(String),
+			matched_by: null,
+			created: true,
+		});
 		const later = await postEvent(sim, visit('page_view'));
 		expect(later).toEqual({
 			index: 0,
@@ -62,7 +91,10 @@ describe('POST /v1/events: anonymous sessions', () => {
 		await sim.clock.advance(1_000);
 		expect(storedEvents(sim.org, { session_id: 'visit-1' })).toHaveLength(0);
 		// identifying the session now finds nothing left to move
-		const late = await postEvent(sim, visit('signup', { contact: { email: 'maria@example.test' } }));
+		const late = await postEvent(
+			sim,
+			visit('signup', { contact: { email: 'maria@example.test' } }),
+		);
 		expect(late.status).toBe('created');
 		expect(storedEvents(sim.org, { session_id: 'visit-1' })).toHaveLength(1);
 	});
@@ -77,7 +109,12 @@ describe('POST /v1/events: anonymous sessions', () => {
 
 	it('anonymous_daily_limit: past the daily cap anonymous events are rejected until the next UTC day', async () => {
 		sim.org.anonymousDailyCap = 2;
-		const res = await postEvents(sim, [visit('a'), visit('b'), visit('c', { event_id: 'third' }), { event_name: 'd', contact: { email: 'maria@example.test' } }]);
+		const res = await postEvents(sim, [
+			visit('a'),
+			visit('b'),
+			visit('c', { event_id: 'third' }),
+			{ event_name: 'd', contact: { email: 'maria@example.test' } },
+		]);
 		expect(res.body.data.results.map((r: any) => [r.status, r.reason])).toEqual([
 			['pending', undefined],
 			['pending', undefined],
@@ -87,7 +124,13 @@ describe('POST /v1/events: anonymous sessions', () => {
 		expect(res.body.data.summary).toMatchObject({ pending: 2, rejected: 1, created: 1 });
 		expect(storedEvents(sim.org, { event_id: 'third' })).toHaveLength(0);
 		const now = sim.clock.now();
-		await sim.clock.set(Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate() + 1));
+		await sim.clock.set(
+			Date.UTC(
+				new Date(now).getUTCFullYear(),
+				new Date(now).getUTCMonth(),
+				new Date(now).getUTCDate() + 1,
+			),
+		);
 		expect((await postEvent(sim, visit('c', { event_id: 'third' }))).status).toBe('pending');
 	});
 });
@@ -104,12 +147,21 @@ describe('POST /v1/events: rejections', () => {
 			{ event_name: 'purchase', event_id: 'anon-1' },
 			{ event_name: 'purchase', contact: { name: 'Only a name', country: 'ES' } },
 		]);
-		expect(res.body.data.results[0]).toEqual({ index: 0, event_id: 'anon-1', event_name: 'purchase', status: 'rejected', reason: 'no_identity' });
+		expect(res.body.data.results[0]).toEqual({
+			index: 0,
+			event_id: 'anon-1',
+			event_name: 'purchase',
+			status: 'rejected',
+			reason: 'no_identity',
+		});
 		expect(res.body.data.results[1]).toMatchObject({ status: 'rejected', reason: 'no_identity' });
 		expect(res.body.data.summary).toMatchObject({ rejected: 2 });
 		expect(storedEvents(sim.org)).toHaveLength(0);
 		// a rejected event does not take its id
-		expect((await postEvent(sim, { event_name: 'purchase', event_id: 'anon-1', session_id: 's-1' })).status).toBe('pending');
+		expect(
+			(await postEvent(sim, { event_name: 'purchase', event_id: 'anon-1', session_id: 's-1' }))
+				.status,
+		).toBe('pending');
 	});
 
 	it('event_name_limit: past the distinct-name cap new names are rejected, known names still accepted', async () => {

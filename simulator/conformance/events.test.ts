@@ -22,7 +22,14 @@ describe('POST /v1/events: the request', () => {
 		expect(res.body.statusCode).toBe(200);
 		expect(Object.keys(res.body.data.summary).sort()).toEqual([...SUMMARY_KEYS].sort());
 		expect(res.body.data.summary).toEqual({
-			received: 3, created: 1, unresolved: 0, pending: 1, duplicate: 0, rejected: 0, invalid: 1, contacts_created: 0,
+			received: 3,
+			created: 1,
+			unresolved: 0,
+			pending: 1,
+			duplicate: 0,
+			rejected: 0,
+			invalid: 1,
+			contacts_created: 0,
 		});
 		const [created, pending, invalid] = res.body.data.results;
 		expect(created).toEqual({
@@ -32,12 +39,25 @@ describe('POST /v1/events: the request', () => {
 			status: 'created',
 			contact: { id: expect.any(String), matched_by: 'email', created: false },
 		});
-		expect(pending).toEqual({ index: 1, event_id: null, event_name: 'page_view', status: 'pending' });
-		expect(invalid).toEqual({ index: 2, event_id: null, status: 'invalid', errors: [expect.any(String)] });
+		expect(pending).toEqual({
+			index: 1,
+			event_id: null,
+			event_name: 'page_view',
+			status: 'pending',
+		});
+		expect(invalid).toEqual({
+			index: 2,
+			event_id: null,
+			status: 'invalid',
+			errors: [expect.any(String)],
+		});
 	});
 
 	it('accepts exactly 100 events', async () => {
-		const res = await postEvents(sim, Array.from({ length: 100 }, () => purchase));
+		const res = await postEvents(
+			sim,
+			Array.from({ length: 100 }, () => purchase),
+		);
 		expect(res.status).toBe(200);
 		expect(res.body.data.summary.received).toBe(100);
 		expect(res.body.data.results).toHaveLength(100);

@@ -14,7 +14,8 @@ describe('POST /v1/events: event validation', () => {
 	afterEach(() => sim.stop());
 
 	/** The result of one event for `maria` with extra fields. */
-	const send = (fields: Record<string, unknown>) => postEvent(sim, { event_name: 'purchase', contact: maria, ...fields });
+	const send = (fields: Record<string, unknown>) =>
+		postEvent(sim, { event_name: 'purchase', contact: maria, ...fields });
 
 	function expectInvalid(result: any, errorPart: string): void {
 		expect(result.status).toBe('invalid');
@@ -33,7 +34,11 @@ describe('POST /v1/events: event validation', () => {
 			['  Trial   started ', 'trial_started'],
 		])('%j becomes %j and reports the original name', async (raw, normalized) => {
 			const result = await postEvent(sim, { event_name: raw, contact: maria });
-			expect(result).toMatchObject({ status: 'created', event_name: normalized, original_event_name: raw });
+			expect(result).toMatchObject({
+				status: 'created',
+				event_name: normalized,
+				original_event_name: raw,
+			});
 			expect(storedEvents(sim.org, { event_name: normalized })).toHaveLength(1);
 		});
 
@@ -44,7 +49,9 @@ describe('POST /v1/events: event validation', () => {
 		});
 
 		it('accepts 40 characters after normalization and rejects 41 as invalid', async () => {
-			expect((await postEvent(sim, { event_name: 'a'.repeat(40), contact: maria })).status).toBe('created');
+			expect((await postEvent(sim, { event_name: 'a'.repeat(40), contact: maria })).status).toBe(
+				'created',
+			);
 			const tooLong = await postEvent(sim, { event_name: 'a'.repeat(41), contact: maria });
 			expectInvalid(tooLong, 'at most 40 characters');
 			expect(tooLong.event_name).toBe('a'.repeat(41));
@@ -57,15 +64,27 @@ describe('POST /v1/events: event validation', () => {
 		});
 
 		it('needs a letter first', async () => {
-			expectInvalid(await postEvent(sim, { event_name: '2fa enabled', contact: maria }), 'start with a letter');
-			expectInvalid(await postEvent(sim, { event_name: '', contact: maria }), 'start with a letter');
+			expectInvalid(
+				await postEvent(sim, { event_name: '2fa enabled', contact: maria }),
+				'start with a letter',
+			);
+			expectInvalid(
+				await postEvent(sim, { event_name: '', contact: maria }),
+				'start with a letter',
+			);
 		});
 
 		it('reserves the cs_ prefix, also when normalization produces it', async () => {
-			expectInvalid(await postEvent(sim, { event_name: 'cs_call_ended', contact: maria }), 'reserved');
+			expectInvalid(
+				await postEvent(sim, { event_name: 'cs_call_ended', contact: maria }),
+				'reserved',
+			);
 			const result = await postEvent(sim, { event_name: 'CS Purchase', contact: maria });
 			expectInvalid(result, 'reserved');
-			expect(result).toMatchObject({ event_name: 'cs_purchase', original_event_name: 'CS Purchase' });
+			expect(result).toMatchObject({
+				event_name: 'cs_purchase',
+				original_event_name: 'CS Purchase',
+			});
 		});
 
 		it('leaves event_name out of the result only when the name is unreadable', async () => {
@@ -87,7 +106,10 @@ describe('POST /v1/events: event validation', () => {
 			expectInvalid(await send({ event_id: 'order 1' }), 'spaces');
 			const trimmed = await send({ event_id: '  order-1 ' });
 			expect(trimmed).toMatchObject({ status: 'created', event_id: 'order-1' });
-			expect(await send({ event_id: 'order-1' })).toMatchObject({ status: 'duplicate', event_id: 'order-1' });
+			expect(await send({ event_id: 'order-1' })).toMatchObject({
+				status: 'duplicate',
+				event_id: 'order-1',
+			});
 		});
 
 		it('answers duplicate for a repeated id, across requests and within one, storing it once', async () => {
@@ -98,7 +120,12 @@ describe('POST /v1/events: event validation', () => {
 			expect(res.body.data.results.map((r: any) => r.status)).toEqual(['created', 'duplicate']);
 			expect(res.body.data.summary).toMatchObject({ created: 1, duplicate: 1 });
 			const retry = await send({ event_id: 'order-7' });
-			expect(retry).toEqual({ index: 0, event_id: 'order-7', event_name: 'purchase', status: 'duplicate' });
+			expect(retry).toEqual({
+				index: 0,
+				event_id: 'order-7',
+				event_name: 'purchase',
+				status: 'duplicate',
+			});
 			expect(storedEvents(sim.org, { event_id: 'order-7' })).toHaveLength(1);
 		});
 
@@ -125,7 +152,9 @@ describe('POST /v1/events: event validation', () => {
 
 		it('keeps a given date with a time zone', async () => {
 			await send({ event_id: 'e-dated', occurred_at: '2024-05-01T12:00:00+02:00' });
-			expect(storedEvents(sim.org, { event_id: 'e-dated' })[0].occurred_at).toBe('2024-05-01T10:00:00.000Z');
+			expect(storedEvents(sim.org, { event_id: 'e-dated' })[0].occurred_at).toBe(
+				'2024-05-01T10:00:00.000Z',
+			);
 		});
 
 		it('needs a time zone and a real date', async () => {
@@ -155,8 +184,13 @@ describe('POST /v1/events: event validation', () => {
 		});
 
 		it('contact.external_id: up to 200 characters', async () => {
-			expect((await send({ contact: { ...maria, external_id: 'x'.repeat(200) } })).status).toBe('created');
-			expectInvalid(await send({ contact: { ...maria, external_id: 'x'.repeat(201) } }), 'contact.external_id');
+			expect((await send({ contact: { ...maria, external_id: 'x'.repeat(200) } })).status).toBe(
+				'created',
+			);
+			expectInvalid(
+				await send({ contact: { ...maria, external_id: 'x'.repeat(201) } }),
+				'contact.external_id',
+			);
 		});
 
 		it('group.id: required and up to 200 characters', async () => {
@@ -166,17 +200,31 @@ describe('POST /v1/events: event validation', () => {
 		});
 
 		it('contact.phone: at least 7 digits', async () => {
-			expect((await postEvent(sim, { event_name: 'purchase', contact: { phone: '555 0101' } })).status).toBe('created');
-			expectInvalid(await postEvent(sim, { event_name: 'purchase', contact: { phone: '555-010' } }), 'at least 7 digits');
-			expectInvalid(await postEvent(sim, { event_name: 'purchase', contact: { phone: 'call me' } }), 'contact.phone');
+			expect(
+				(await postEvent(sim, { event_name: 'purchase', contact: { phone: '555 0101' } })).status,
+			).toBe('created');
+			expectInvalid(
+				await postEvent(sim, { event_name: 'purchase', contact: { phone: '555-010' } }),
+				'at least 7 digits',
+			);
+			expectInvalid(
+				await postEvent(sim, { event_name: 'purchase', contact: { phone: 'call me' } }),
+				'contact.phone',
+			);
 		});
 
 		it('contact.contact_id: a UUID', async () => {
-			expectInvalid(await postEvent(sim, { event_name: 'purchase', contact: { contact_id: 'contact-1' } }), 'UUID');
+			expectInvalid(
+				await postEvent(sim, { event_name: 'purchase', contact: { contact_id: 'contact-1' } }),
+				'UUID',
+			);
 		});
 
 		it('contact.email: an address', async () => {
-			expectInvalid(await postEvent(sim, { event_name: 'purchase', contact: { email: 'maria' } }), 'contact.email');
+			expectInvalid(
+				await postEvent(sim, { event_name: 'purchase', contact: { email: 'maria' } }),
+				'contact.email',
+			);
 		});
 
 		it('contact and create_contact: types', async () => {
@@ -191,7 +239,9 @@ describe('POST /v1/events: event validation', () => {
 
 		it('params: an object up to 32,000 characters, stored as sent', async () => {
 			expect(JSON.stringify(paramsOfLength(32_000))).toHaveLength(32_000);
-			expect((await send({ event_id: 'p-max', params: paramsOfLength(32_000) })).status).toBe('created');
+			expect((await send({ event_id: 'p-max', params: paramsOfLength(32_000) })).status).toBe(
+				'created',
+			);
 			expectInvalid(await send({ params: paramsOfLength(32_001) }), '32000');
 			expectInvalid(await send({ params: ['a'] }), 'params must be an object');
 			const params = { plan: 'pro', items: [{ sku: 'A1', qty: 2 }] };
@@ -202,7 +252,12 @@ describe('POST /v1/events: event validation', () => {
 		it('value: a number or numeric string; params.value is the default; the outer one wins', async () => {
 			await send({ event_id: 'v-string', value: '19.90' });
 			await send({ event_id: 'v-default', params: { value: 5, currency: 'USD' } });
-			await send({ event_id: 'v-outer', value: 7, currency: 'EUR', params: { value: 5, currency: 'USD' } });
+			await send({
+				event_id: 'v-outer',
+				value: 7,
+				currency: 'EUR',
+				params: { value: 5, currency: 'USD' },
+			});
 			const stored = (id: string) => storedEvents(sim.org, { event_id: id })[0];
 			expect(stored('v-string').value).toBe(19.9);
 			expect(stored('v-default')).toMatchObject({ value: 5, currency: 'USD' });
@@ -227,7 +282,12 @@ describe('POST /v1/events: event validation', () => {
 		const [bad, notObject, good] = res.body.data.results;
 		expect(bad.status).toBe('invalid');
 		expect(bad.errors).toHaveLength(4);
-		expect(notObject).toEqual({ index: 1, event_id: null, status: 'invalid', errors: ['each event must be a JSON object'] });
+		expect(notObject).toEqual({
+			index: 1,
+			event_id: null,
+			status: 'invalid',
+			errors: ['each event must be a JSON object'],
+		});
 		expect(good.status).toBe('created');
 		expect(res.body.data.summary).toMatchObject({ received: 3, invalid: 2, created: 1 });
 	});

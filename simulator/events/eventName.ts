@@ -41,10 +41,14 @@ function nameErrors(name: string): string[] {
 	}
 	const errors: string[] = [];
 	if (name.length > EVENT_NAME_MAX_LENGTH) {
-		errors.push(`event_name must be at most ${EVENT_NAME_MAX_LENGTH} characters after normalization (got ${name.length}: "${name}")`);
+		errors.push(
+			`event_name must be at most ${EVENT_NAME_MAX_LENGTH} characters after normalization (got ${name.length}: "${name}")`,
+		);
 	}
 	if (name.startsWith(RESERVED_EVENT_NAME_PREFIX)) {
-		errors.push(`event_name must not start with "${RESERVED_EVENT_NAME_PREFIX}": that prefix is reserved for events the service records itself`);
+		errors.push(
+			`event_name must not start with "${RESERVED_EVENT_NAME_PREFIX}": that prefix is reserved for events the service records itself`,
+		);
 	}
 	return errors;
 }

@@ -10,7 +10,13 @@ import { anonymousCapReached, identifiedContact, identifySession, keepPending } 
 import { exceedsNameCap, isDuplicate, storeEvent } from './store';
 import { validateEvent, type ParsedEvent } from './validateEvent';
 
-export type EventStatus = 'created' | 'pending' | 'unresolved' | 'duplicate' | 'rejected' | 'invalid';
+export type EventStatus =
+	| 'created'
+	| 'pending'
+	| 'unresolved'
+	| 'duplicate'
+	| 'rejected'
+	| 'invalid';
 export type RejectedReason = 'no_identity' | 'anonymous_daily_limit' | 'event_name_limit';
 
 export interface EventResult {
@@ -52,7 +58,9 @@ function ingestEvent(org: Organization, clock: SimClock, raw: unknown, index: nu
 		index,
 		event_id: validation.eventId,
 		...(validation.eventName !== undefined ? { event_name: validation.eventName } : {}),
-		...(validation.originalEventName !== undefined ? { original_event_name: validation.originalEventName } : {}),
+		...(validation.originalEventName !== undefined
+			? { original_event_name: validation.originalEventName }
+			: {}),
 		status: 'invalid',
 	};
 	const event = validation.event;
@@ -63,7 +71,9 @@ function ingestEvent(org: Organization, clock: SimClock, raw: unknown, index: nu
 	const identified = hasContactData(event);
 	if (!identified && event.sessionId === null) return rejected(result, 'no_identity');
 	if (exceedsNameCap(org, event.eventName)) return rejected(result, 'event_name_limit');
-	return identified ? withContactData(org, clock, event, result) : sessionOnly(org, clock, event, result);
+	return identified
+		? withContactData(org, clock, event, result)
+		: sessionOnly(org, clock, event, result);
 }
 
 function hasContactData(event: ParsedEvent): boolean {
@@ -75,20 +85,43 @@ function rejected(result: EventResult, reason: RejectedReason): EventResult {
 	return { ...result, status: 'rejected', reason };
 }
 
-function withContactData(org: Organization, clock: SimClock, event: ParsedEvent, result: EventResult): EventResult {
+function withContactData(
+	org: Organization,
+	clock: SimClock,
+	event: ParsedEvent,
+	result: EventResult,
+): EventResult {
 	const resolution = resolveContact(org, event.contact, event.createContact, clock.now());
-	const conflict = Object.keys(resolution.conflict).length > 0 ? { conflict: resolution.conflict } : {};
+	const conflict =
+		Object.keys(resolution.conflict).length > 0 ? { conflict: resolution.conflict } : {};
 	if (!resolution.contact) {
-		storeEvent(org, event, clock.iso(), { status: 'unresolved', contactId: null, reason: resolution.reason });
+		storeEvent(org, event, clock.iso(), {
+			status: 'unresolved',
+			contactId: null,
+			reason: resolution.reason,
+		});
 		if (event.group) applyGroup(org, event.group, null);
 		return { ...result, status: 'unresolved', reason: resolution.reason, ...conflict };
 	}
-	const answer = storeOnContact(org, clock, event, result, resolution.contact, resolution.matchedBy, resolution.created);
+	const answer = storeOnContact(
+		org,
+		clock,
+		event,
+		result,
+		resolution.contact,
+		resolution.matchedBy,
+		resolution.created,
+	);
 	if (event.sessionId !== null) identifySession(org, event.sessionId, resolution.contact.id);
 	return { ...answer, ...conflict };
 }
 
-function sessionOnly(org: Organization, clock: SimClock, event: ParsedEvent, result: EventResult): EventResult {
+function sessionOnly(
+	org: Organization,
+	clock: SimClock,
+	event: ParsedEvent,
+	result: EventResult,
+): EventResult {
 	const sessionId = event.sessionId!;
 	const contact = identifiedContact(org, sessionId);
 	if (contact) return storeOnContact(org, clock, event, result, contact, 'session', false);
@@ -109,11 +142,16 @@ function storeOnContact(
 ): EventResult {
 	storeEvent(org, event, clock.iso(), { status: 'created', contactId: contact.id });
 	if (event.group) applyGroup(org, event.group, contact.id);
-	return { ...result, status: 'created', contact: { id: contact.id, matched_by: matchedBy, created } };
+	return {
+		...result,
+		status: 'created',
+		contact: { id: contact.id, matched_by: matchedBy, created },
+	};
 }
 
 function summarize(results: EventResult[]): BatchSummary {
-	const count = (status: EventStatus) => results.filter((result) => result.status === status).length;
+	const count = (status: EventStatus) =>
+		results.filter((result) => result.status === status).length;
 	return {
 		received: results.length,
 		created: count('created'),

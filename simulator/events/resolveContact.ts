@@ -25,7 +25,12 @@ export type Resolution =
 
 const COMPARED_PHONE_DIGITS = 10;
 
-export function resolveContact(org: Organization, data: ContactData, createContact: boolean, now: number): Resolution {
+export function resolveContact(
+	org: Organization,
+	data: ContactData,
+	createContact: boolean,
+	now: number,
+): Resolution {
 	const conflict: Conflict = {};
 	const byId = findByContactId(org, data.contactId, conflict);
 	if (byId) return found(org, byId, 'contact_id', data, conflict);
@@ -42,13 +47,15 @@ export function resolveContact(org: Organization, data: ContactData, createConta
 	if (byEmail) return found(org, byEmail, 'email', data, conflict);
 
 	// rule 2: a shared email is not used; when it was all there was to go on, say so
-	if (conflict.email_shared && data.phone === undefined) return { contact: null, reason: 'ambiguous_email', conflict };
+	if (conflict.email_shared && data.phone === undefined)
+		return { contact: null, reason: 'ambiguous_email', conflict };
 	// rule 4: only a phone or an email can create a contact. Decision (reference silent): an unknown
 	// contact_id or external_id alone cannot, and is answered like a refused creation (`not_found`).
 	if ((data.phone === undefined && data.email === undefined) || !createContact) {
 		return { contact: null, reason: 'not_found', conflict };
 	}
-	if (org.contacts.size >= org.contactQuota) return { contact: null, reason: 'contact_limit_reached', conflict };
+	if (org.contacts.size >= org.contactQuota)
+		return { contact: null, reason: 'contact_limit_reached', conflict };
 	return { contact: createContactFrom(org, data, now), matchedBy: null, created: true, conflict };
 }
 
@@ -56,7 +63,11 @@ export function resolveContact(org: Organization, data: ContactData, createConta
  * Decision (the brief asks to decide): an unknown contact_id is reported in `conflict` and the
  * next identifier is tried, so that an event with a stale id but a good phone still lands.
  */
-function findByContactId(org: Organization, contactId: string | undefined, conflict: Conflict): Contact | undefined {
+function findByContactId(
+	org: Organization,
+	contactId: string | undefined,
+	conflict: Conflict,
+): Contact | undefined {
 	if (contactId === undefined) return undefined;
 	// UUIDs compare without regard to case; the simulator stores them in lowercase
 	const contact = org.contacts.get(contactId.toLowerCase());
@@ -74,10 +85,16 @@ function phoneKey(phone: string): string {
 }
 
 /** Rule 1: among contacts sharing the phone, the most recent conversation or call wins. */
-function findByPhone(org: Organization, phone: string | undefined, conflict: Conflict): Contact | undefined {
+function findByPhone(
+	org: Organization,
+	phone: string | undefined,
+	conflict: Conflict,
+): Contact | undefined {
 	if (phone === undefined) return undefined;
 	const key = phoneKey(phone);
-	const sharing = [...org.contacts.values()].filter((contact) => contact.phone_number && phoneKey(contact.phone_number) === key);
+	const sharing = [...org.contacts.values()].filter(
+		(contact) => contact.phone_number && phoneKey(contact.phone_number) === key,
+	);
 	if (sharing.length > 1) conflict.phone_shared_by = sharing.map((contact) => contact.id);
 	// ties keep the earliest stored contact, so the choice is stable
 	return sharing.reduce<Contact | undefined>(
@@ -87,10 +104,16 @@ function findByPhone(org: Organization, phone: string | undefined, conflict: Con
 }
 
 /** Rule 2: an email shared by several contacts is not used. */
-function findByEmail(org: Organization, email: string | undefined, conflict: Conflict): Contact | undefined {
+function findByEmail(
+	org: Organization,
+	email: string | undefined,
+	conflict: Conflict,
+): Contact | undefined {
 	if (email === undefined) return undefined;
 	const wanted = email.trim().toLowerCase();
-	const sharing = [...org.contacts.values()].filter((contact) => contact.email.trim().toLowerCase() === wanted);
+	const sharing = [...org.contacts.values()].filter(
+		(contact) => contact.email.trim().toLowerCase() === wanted,
+	);
 	if (sharing.length > 1) {
 		conflict.email_shared = sharing.map((contact) => contact.id);
 		return undefined;
@@ -98,7 +121,13 @@ function findByEmail(org: Organization, email: string | undefined, conflict: Con
 	return sharing[0];
 }
 
-function found(org: Organization, contact: Contact, matchedBy: MatchedBy, data: ContactData, conflict: Conflict): Resolution {
+function found(
+	org: Organization,
+	contact: Contact,
+	matchedBy: MatchedBy,
+	data: ContactData,
+	conflict: Conflict,
+): Resolution {
 	fillEmptyFields(contact, data, conflict);
 	linkExternalId(org, contact, data.externalId);
 	return { contact, matchedBy, created: false, conflict };
@@ -110,7 +139,12 @@ function found(org: Organization, contact: Contact, matchedBy: MatchedBy, data: 
  */
 function fillEmptyFields(contact: Contact, data: ContactData, conflict: Conflict): void {
 	if (!contact.phone_number && data.phone !== undefined) contact.phone_number = data.phone.trim();
-	if (!contact.email && data.email !== undefined && !conflict.email_shared && !conflict.email_points_to) {
+	if (
+		!contact.email &&
+		data.email !== undefined &&
+		!conflict.email_shared &&
+		!conflict.email_points_to
+	) {
 		contact.email = data.email.trim();
 	}
 }

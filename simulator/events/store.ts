@@ -6,7 +6,12 @@ import type { ParsedEvent } from './validateEvent';
 
 export type StoredStatus = StoredEvent['status'];
 
-export type StoredEventFilter = Partial<Pick<StoredEvent, 'status' | 'contact_id' | 'session_id' | 'event_id' | 'event_name' | 'company_id'>>;
+export type StoredEventFilter = Partial<
+	Pick<
+		StoredEvent,
+		'status' | 'contact_id' | 'session_id' | 'event_id' | 'event_name' | 'company_id'
+	>
+>;
 
 /** Events the organization holds (created, pending and unresolved), for tests to inspect. */
 export function storedEvents(org: Organization, filter: StoredEventFilter = {}): StoredEvent[] {
@@ -55,5 +60,6 @@ export function storeEvent(
 export function removeEvent(org: Organization, stored: StoredEvent): void {
 	const at = org.events.indexOf(stored);
 	if (at >= 0) org.events.splice(at, 1);
-	if (stored.event_id !== null && org.eventIds.get(stored.event_id) === stored) org.eventIds.delete(stored.event_id);
+	if (stored.event_id !== null && org.eventIds.get(stored.event_id) === stored)
+		org.eventIds.delete(stored.event_id);
 }

@@ -66,7 +66,10 @@ function given(value: unknown): boolean {
 
 /** Whether the event carries any of the four identifiers that resolve a contact. */
 export function hasContactIdentifier(contact: unknown): boolean {
-	return isPlainObject(contact) && ['contact_id', 'external_id', 'phone', 'email'].some((field) => given(contact[field]));
+	return (
+		isPlainObject(contact) &&
+		['contact_id', 'external_id', 'phone', 'email'].some((field) => given(contact[field]))
+	);
 }
 
 export function digitsOf(phone: string): string {
@@ -108,7 +111,8 @@ function readEventId(raw: unknown, errors: string[]): string | null {
 	}
 	const id = raw.trim();
 	if (id.length === 0) errors.push('event_id must not be empty (leave it out instead)');
-	if (id.length > ID_MAX_LENGTH) errors.push(`event_id must be at most ${ID_MAX_LENGTH} characters (got ${id.length})`);
+	if (id.length > ID_MAX_LENGTH)
+		errors.push(`event_id must be at most ${ID_MAX_LENGTH} characters (got ${id.length})`);
 	if (/\s/.test(id)) errors.push('event_id must not contain spaces');
 	return id;
 }
@@ -130,7 +134,9 @@ function readOccurredAt(raw: unknown, now: number, errors: string[]): string {
 	if (!given(raw)) return arrival;
 	const at = typeof raw === 'string' && ISO_WITH_ZONE.test(raw) ? Date.parse(raw) : NaN;
 	if (Number.isNaN(at)) {
-		errors.push('occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2024-05-01T10:00:00Z');
+		errors.push(
+			'occurred_at must be an ISO 8601 date-time with a time zone, e.g. 2024-05-01T10:00:00Z',
+		);
 		return arrival;
 	}
 	if (at < EARLIEST_OCCURRED_AT) errors.push('occurred_at must be in the year 2000 or later');
@@ -167,15 +173,20 @@ function readContact(raw: unknown, errors: string[]): ContactData {
 function checkPhone(phone: string, errors: string[]): void {
 	// Decision (reference silent): besides digits only the usual formatting characters are allowed.
 	if (!/^\+?[\d\s\-().]+$/.test(phone.trim())) {
-		errors.push('contact.phone must contain only digits, an optional leading +, spaces, hyphens, dots or parentheses');
+		errors.push(
+			'contact.phone must contain only digits, an optional leading +, spaces, hyphens, dots or parentheses',
+		);
 	} else if (digitsOf(phone).length < PHONE_MIN_DIGITS) {
-		errors.push(`contact.phone must have at least ${PHONE_MIN_DIGITS} digits, preferably in international format (+14155550123)`);
+		errors.push(
+			`contact.phone must have at least ${PHONE_MIN_DIGITS} digits, preferably in international format (+14155550123)`,
+		);
 	}
 }
 
 function checkId(value: string, field: string, errors: string[]): void {
 	if (value.length === 0) errors.push(`${field} must not be empty`);
-	if (value.length > ID_MAX_LENGTH) errors.push(`${field} must be at most ${ID_MAX_LENGTH} characters (got ${value.length})`);
+	if (value.length > ID_MAX_LENGTH)
+		errors.push(`${field} must be at most ${ID_MAX_LENGTH} characters (got ${value.length})`);
 }
 
 function readSessionId(raw: unknown, errors: string[]): string | null {
@@ -210,7 +221,8 @@ function readParams(raw: unknown, errors: string[]): Json | undefined {
 
 function toNumber(raw: unknown): number | undefined {
 	if (typeof raw === 'number') return raw;
-	if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) return Number(raw);
+	if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw)))
+		return Number(raw);
 	return undefined;
 }
 
@@ -218,7 +230,8 @@ function toNumber(raw: unknown): number | undefined {
 function readValue(raw: unknown, fromParams: unknown, errors: string[]): number | null {
 	if (!given(raw)) return toNumber(fromParams) ?? null;
 	const value = toNumber(raw);
-	if (value === undefined) errors.push('value must be a number or a numeric string such as "19.90"');
+	if (value === undefined)
+		errors.push('value must be a number or a numeric string such as "19.90"');
 	return value ?? null;
 }
 
@@ -248,12 +261,18 @@ function readGroup(raw: unknown, errors: string[]): GroupData | null {
 		checkId(raw.id, 'group.id', errors);
 	}
 	const name = optionalString(raw, 'name', 'group.name', errors);
-	if (given(raw.properties) && !isPlainObject(raw.properties)) errors.push('group.properties must be an object');
+	if (given(raw.properties) && !isPlainObject(raw.properties))
+		errors.push('group.properties must be an object');
 	const properties = isPlainObject(raw.properties) ? raw.properties : undefined;
 	return { id: String(raw.id), name, properties };
 }
 
-function optionalString(source: Json, key: string, field: string, errors: string[]): string | undefined {
+function optionalString(
+	source: Json,
+	key: string,
+	field: string,
+	errors: string[],
+): string | undefined {
 	const value = source[key];
 	if (!given(value)) return undefined;
 	if (typeof value !== 'string') {

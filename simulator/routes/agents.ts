@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 
 import { VOICES } from '../seed';
-import { apiError, bare, envelope, type RouteDef, type SimRequest, type SimResponse } from '../server';
+import {
+	apiError,
+	bare,
+	envelope,
+	type RouteDef,
+	type SimRequest,
+	type SimResponse,
+} from '../server';
 import type { Agent, Organization } from '../types';
 import {
 	checkBody,
@@ -132,7 +139,8 @@ function updateAgent(req: SimRequest): SimResponse {
 	const problem = checkBody(req.body, AGENT_FIELDS, { partial: true });
 	if (problem) return apiError(400, problem);
 	// an empty update would publish a version identical to the last one; most likely a client mistake
-	if (Object.keys(req.body as object).length === 0) return apiError(400, 'the body must name at least one field to update');
+	if (Object.keys(req.body as object).length === 0)
+		return apiError(400, 'the body must name at least one field to update');
 	Object.assign(agent, req.body, { updated_at: req.sim.clock.iso(), version: agent.version + 1 });
 	return envelope(agent);
 }

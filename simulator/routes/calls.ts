@@ -9,7 +9,14 @@ import {
 	stopCall,
 } from '../callLifecycle';
 import { RECORDING_MIME_TYPE, recordingFileName, wavRecording } from '../recording';
-import { apiError, bare, envelope, type RouteDef, type SimRequest, type SimResponse } from '../server';
+import {
+	apiError,
+	bare,
+	envelope,
+	type RouteDef,
+	type SimRequest,
+	type SimResponse,
+} from '../server';
 import { encodeToon } from '../toon';
 import type { Call, Organization } from '../types';
 import {
@@ -45,9 +52,17 @@ const SCHEDULE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
 const scheduleObject: Check = (field, value) => {
 	const expected = `${field} must be {scheduled_call_time: 'YYYY-MM-DD HH:mm:ss', timezone: IANA zone}`;
-	if (!isPlainObject(value) || Object.keys(value).some((k) => k !== 'scheduled_call_time' && k !== 'timezone')) return expected;
-	if (!isIanaZone(value.timezone)) return `${field}.timezone must be a valid IANA time zone such as Europe/Madrid`;
-	if (typeof value.scheduled_call_time !== 'string' || localTimeParts(value.scheduled_call_time) === undefined) {
+	if (
+		!isPlainObject(value) ||
+		Object.keys(value).some((k) => k !== 'scheduled_call_time' && k !== 'timezone')
+	)
+		return expected;
+	if (!isIanaZone(value.timezone))
+		return `${field}.timezone must be a valid IANA time zone such as Europe/Madrid`;
+	if (
+		typeof value.scheduled_call_time !== 'string' ||
+		localTimeParts(value.scheduled_call_time) === undefined
+	) {
 		return `${field}.scheduled_call_time must be a date and time formatted YYYY-MM-DD HH:mm:ss`;
 	}
 	return undefined;
@@ -115,12 +130,22 @@ function zoneOffsetMs(instant: number, timeZone: string): number {
 		second: '2-digit',
 	}).formatToParts(new Date(instant));
 	const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-	const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+	const wall = Date.UTC(
+		get('year'),
+		get('month') - 1,
+		get('day'),
+		get('hour'),
+		get('minute'),
+		get('second'),
+	);
 	return wall - Math.floor(instant / 1000) * 1000;
 }
 
 /** The instant a schedule names: its wall-clock time read in its own time zone. */
-export function scheduledInstant(schedule: { scheduled_call_time: string; timezone: string }): number {
+export function scheduledInstant(schedule: {
+	scheduled_call_time: string;
+	timezone: string;
+}): number {
 	const [year, month, day, hour, minute, second] = localTimeParts(schedule.scheduled_call_time)!;
 	const wall = Date.UTC(year, month - 1, day, hour, minute, second);
 	const guess = wall - zoneOffsetMs(wall, schedule.timezone);
@@ -141,16 +166,31 @@ function placementTime(req: SimRequest, body: PlacementBody): number | string {
 }
 
 function findAgentProblem(org: Organization, agentId: string): string | undefined {
-	return org.agents.has(agentId) ? undefined : `agent_id ${agentId} is not an agent of this organization`;
+	return org.agents.has(agentId)
+		? undefined
+		: `agent_id ${agentId} is not an agent of this organization`;
 }
 
 function storeAndStart(req: SimRequest, call: Call): SimResponse {
 	req.org.calls.set(call.id, call);
 	startCallLifecycle(req.sim, req.org, call);
-	return envelope({ call_id: call.id, agent_id: call.agent_id, contact_id: call.contact_id, created_at: call.created_at }, 201);
+	return envelope(
+		{
+			call_id: call.id,
+			agent_id: call.agent_id,
+			contact_id: call.contact_id,
+			created_at: call.created_at,
+		},
+		201,
+	);
 }
 
-function newCall(req: SimRequest, body: PlacementBody, placeAt: number, fields: Pick<Call, 'from' | 'to' | 'contact_id' | 'contact' | 'type'>): Call {
+function newCall(
+	req: SimRequest,
+	body: PlacementBody,
+	placeAt: number,
+	fields: Pick<Call, 'from' | 'to' | 'contact_id' | 'contact' | 'type'>,
+): Call {
 	return {
 		id: randomUUID(),
 		organization_id: req.org.id,
@@ -180,9 +220,18 @@ function newCall(req: SimRequest, body: PlacementBody, placeAt: number, fields: 
 function placePhoneCall(req: SimRequest): SimResponse {
 	const problem = checkBody(req.body, PHONE_CALL_FIELDS);
 	if (problem) return apiError(400, problem);
-	const body = req.body as PlacementBody & { from_number: string; to_number: string; full_name: string; email?: string; country?: string };
+	const body = req.body as PlacementBody & {
+		from_number: string;
+		to_number: string;
+		full_name: string;
+		email?: string;
+		country?: string;
+	};
 	if (![...req.org.phoneNumbers.values()].some((n) => n.phone_number === body.from_number)) {
-		return apiError(400, `from_number ${body.from_number} is not a phone number of this organization`);
+		return apiError(
+			400,
+			`from_number ${body.from_number} is not a phone number of this organization`,
+		);
 	}
 	const agentProblem = findAgentProblem(req.org, body.agent_id);
 	if (agentProblem) return apiError(400, agentProblem);
@@ -195,7 +244,13 @@ function placePhoneCall(req: SimRequest): SimResponse {
 			from: body.from_number,
 			to: body.to_number,
 			contact_id: null,
-			contact: { id: null, full_name: body.full_name, phone_number: body.to_number, email: body.email ?? '', country: body.country ?? '' },
+			contact: {
+				id: null,
+				full_name: body.full_name,
+				phone_number: body.to_number,
+				email: body.email ?? '',
+				country: body.country ?? '',
+			},
 		}),
 	);
 }
@@ -204,7 +259,10 @@ function placeContactCall(req: SimRequest): SimResponse {
 	// The reference: "The route does not apply a delay; use schedule". The project refuses the field
 	// with 400 rather than ignoring it, so that a client never believes a call was delayed.
 	if (isPlainObject(req.body) && 'delay' in req.body) {
-		return apiError(400, 'delay is not accepted on single-contact-call; use schedule for a future time');
+		return apiError(
+			400,
+			'delay is not accepted on single-contact-call; use schedule for a future time',
+		);
 	}
 	const problem = checkBody(req.body, CONTACT_CALL_FIELDS);
 	if (problem) return apiError(400, problem);
@@ -216,7 +274,10 @@ function placeContactCall(req: SimRequest): SimResponse {
 	const agentProblem = findAgentProblem(req.org, body.agent_id);
 	if (agentProblem) return apiError(400, agentProblem);
 	if (e164('phone_number', contact.phone_number)) {
-		return apiError(400, `the contact's phone_number ${contact.phone_number} is not in E.164 format`);
+		return apiError(
+			400,
+			`the contact's phone_number ${contact.phone_number} is not in E.164 format`,
+		);
 	}
 	const placeAt = placementTime(req, body);
 	if (typeof placeAt === 'string') return apiError(400, placeAt);
@@ -227,7 +288,13 @@ function placeContactCall(req: SimRequest): SimResponse {
 			from: fromNumber.phone_number,
 			to: contact.phone_number,
 			contact_id: contact.id,
-			contact: { id: contact.id, full_name: contact.full_name, phone_number: contact.phone_number, email: contact.email, country: contact.country },
+			contact: {
+				id: contact.id,
+				full_name: contact.full_name,
+				phone_number: contact.phone_number,
+				email: contact.email,
+				country: contact.country,
+			},
 		}),
 	);
 }
@@ -251,7 +318,12 @@ interface RecordOptions {
 	format: 'json' | 'toon';
 }
 
-const DEFAULT_RECORD_OPTIONS: RecordOptions = { transcript: true, words: false, tools: false, format: 'json' };
+const DEFAULT_RECORD_OPTIONS: RecordOptions = {
+	transcript: true,
+	words: false,
+	tools: false,
+	format: 'json',
+};
 
 /** The full record (bare). Word timings exist only inside a transcript, so `words` without `transcript` adds nothing. */
 function recordView(call: Call, options: RecordOptions): Record<string, unknown> {
@@ -287,7 +359,11 @@ function recordView(call: Call, options: RecordOptions): Record<string, unknown>
 	return record;
 }
 
-function booleanQuery(query: Record<string, string>, name: string, fallback: boolean): boolean | string {
+function booleanQuery(
+	query: Record<string, string>,
+	name: string,
+	fallback: boolean,
+): boolean | string {
 	const value = query[name];
 	if (value === undefined) return fallback;
 	if (value === 'true' || value === 'false') return value === 'true';
@@ -301,13 +377,21 @@ function recordOptions(query: Record<string, string>): RecordOptions | string {
 	for (const flag of [transcript, words, tools]) if (typeof flag === 'string') return flag;
 	const format = query.transcript_format ?? 'json';
 	if (format !== 'json' && format !== 'toon') return 'transcript_format must be json or toon';
-	return { transcript: transcript as boolean, words: words as boolean, tools: tools as boolean, format };
+	return {
+		transcript: transcript as boolean,
+		words: words as boolean,
+		tools: tools as boolean,
+		format,
+	};
 }
 
 /** A call of the caller's organization by a UUID path id; a 400 or 404 answer otherwise. */
 function lookUpCall(req: SimRequest, malformedIs: 400 | 404): Call | SimResponse {
 	const { callId } = req.params;
-	if (!isUuid(callId)) return malformedIs === 400 ? apiError(400, 'callId must be a UUID') : apiError(404, `Call ${callId} not found`);
+	if (!isUuid(callId))
+		return malformedIs === 400
+			? apiError(400, 'callId must be a UUID')
+			: apiError(404, `Call ${callId} not found`);
 	return req.org.calls.get(callId) ?? apiError(404, `Call ${callId} not found`);
 }
 
@@ -331,7 +415,10 @@ function getRecording(req: SimRequest): SimResponse {
 	return {
 		status: 200,
 		body: wavRecording(call.duration ?? 1),
-		headers: { 'content-type': RECORDING_MIME_TYPE, 'content-disposition': `attachment; filename="${recordingFileName(call.id)}"` },
+		headers: {
+			'content-type': RECORDING_MIME_TYPE,
+			'content-disposition': `attachment; filename="${recordingFileName(call.id)}"`,
+		},
 	};
 }
 
@@ -346,16 +433,27 @@ function listCalls(req: SimRequest): SimResponse {
 	if (typeof page === 'string') return apiError(400, page);
 	const { agent_id: agentId, call_status: status } = req.query;
 	if (agentId !== undefined && !isUuid(agentId)) return apiError(400, 'agent_id must be a UUID');
-	const knownStatus = (STATUS_VALUES as readonly string[]).includes(status) || (RECORD_STATUS_VALUES as readonly string[]).includes(status);
+	const knownStatus =
+		(STATUS_VALUES as readonly string[]).includes(status) ||
+		(RECORD_STATUS_VALUES as readonly string[]).includes(status);
 	if (status !== undefined && !knownStatus) {
-		return apiError(400, `call_status must be one of ${[...new Set([...STATUS_VALUES, ...RECORD_STATUS_VALUES])].join(', ')}`);
+		return apiError(
+			400,
+			`call_status must be one of ${[...new Set([...STATUS_VALUES, ...RECORD_STATUS_VALUES])].join(', ')}`,
+		);
 	}
 	// reversed insertion order first, so that calls created in the same millisecond list newest first too
 	const matching = [...req.org.calls.values()]
 		.reverse()
-		.filter((c) => (agentId === undefined || c.agent_id === agentId) && (status === undefined || c.phase === status || recordStatus(c) === status))
+		.filter(
+			(c) =>
+				(agentId === undefined || c.agent_id === agentId) &&
+				(status === undefined || c.phase === status || recordStatus(c) === status),
+		)
 		.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
-	const data = matching.slice(page.offset, page.offset + page.limit).map((c) => recordView(c, DEFAULT_RECORD_OPTIONS));
+	const data = matching
+		.slice(page.offset, page.offset + page.limit)
+		.map((c) => recordView(c, DEFAULT_RECORD_OPTIONS));
 	return bare({ data, pagination: { total_rows: matching.length } });
 }
 
@@ -364,7 +462,10 @@ async function stopLiveCall(req: SimRequest): Promise<SimResponse> {
 	if (isAnswer(call)) return call;
 	const outcome = await stopCall(req.sim, req.org, call);
 	if (!outcome) {
-		return apiError(409, `Call ${call.id} is not placed yet (status ${call.phase}); retry in a few seconds`);
+		return apiError(
+			409,
+			`Call ${call.id} is not placed yet (status ${call.phase}); retry in a few seconds`,
+		);
 	}
 	return envelope({ call_id: call.id, stopped: outcome.stopped, call_status: outcome.call_status });
 }
@@ -374,7 +475,10 @@ function cancelScheduledCall(req: SimRequest): SimResponse {
 	const call = lookUpCall(req, 400);
 	if (isAnswer(call)) return call;
 	if (!cancelCall(req.sim, req.org, call)) {
-		return apiError(409, `Call ${call.id} is not scheduled (status ${call.phase}); only scheduled calls can be canceled`);
+		return apiError(
+			409,
+			`Call ${call.id} is not scheduled (status ${call.phase}); only scheduled calls can be canceled`,
+		);
 	}
 	return envelope({ call_id: call.id, canceled: true, call_status: call.phase });
 }

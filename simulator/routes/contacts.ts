@@ -18,7 +18,14 @@ import {
 } from './requestFields';
 
 /** Fields a client may write; the same set for creation (inferred) and update (documented). */
-const WRITABLE_FIELDS = ['phone_number', 'full_name', 'country', 'email', 'description', 'additional_data'] as const;
+const WRITABLE_FIELDS = [
+	'phone_number',
+	'full_name',
+	'country',
+	'email',
+	'description',
+	'additional_data',
+] as const;
 const TEXT_FIELDS = ['full_name', 'country', 'email', 'description'] as const;
 const SEARCH_FIELDS = ['full_name', 'email', 'phone_number'] as const;
 
@@ -29,7 +36,11 @@ const MAX_PAGE = 1000;
 type ContactView = Omit<Contact, 'external_ids' | 'last_activity_at'>;
 
 /** A contact as the API shows it: without the simulator's bookkeeping. */
-export function contactView({ external_ids: _ids, last_activity_at: _activity, ...visible }: Contact): ContactView {
+export function contactView({
+	external_ids: _ids,
+	last_activity_at: _activity,
+	...visible
+}: Contact): ContactView {
 	return visible;
 }
 
@@ -52,12 +63,16 @@ function listContacts(req: SimRequest) {
 	);
 	// The reference's example shows a bare array, its limits section `{data, pagination: {total_rows}}`;
 	// docs/decisions.md takes the limits section's shape for every listing endpoint.
-	return bare({ data: page(matching, pageOf).map(contactView), pagination: { total_rows: matching.length } });
+	return bare({
+		data: page(matching, pageOf).map(contactView),
+		pagination: { total_rows: matching.length },
+	});
 }
 
 function createContact(req: SimRequest) {
 	const fields = contactFields(req.body);
-	if (fields.phone_number === undefined) throw invalid('phone_number is required (E.164, e.g. +14155550123)');
+	if (fields.phone_number === undefined)
+		throw invalid('phone_number is required (E.164, e.g. +14155550123)');
 	rejectDuplicatePhone(req.org, fields.phone_number);
 	const contact: Contact = {
 		id: randomUUID(),
@@ -79,7 +94,8 @@ function createContact(req: SimRequest) {
 function updateContact(req: SimRequest) {
 	const contact = findContact(req.org, req.params.contactId, true);
 	const fields = contactFields(req.body);
-	if (fields.phone_number !== undefined) rejectDuplicatePhone(req.org, fields.phone_number, contact.id);
+	if (fields.phone_number !== undefined)
+		rejectDuplicatePhone(req.org, fields.phone_number, contact.id);
 	Object.assign(contact, fields);
 	return bare(contactView(contact));
 }
@@ -110,7 +126,9 @@ function contactComments(req: SimRequest) {
 	return envelope(comments);
 }
 
-type ContactFields = Partial<Pick<Contact, (typeof TEXT_FIELDS)[number] | 'phone_number' | 'additional_data'>>;
+type ContactFields = Partial<
+	Pick<Contact, (typeof TEXT_FIELDS)[number] | 'phone_number' | 'additional_data'>
+>;
 
 /** The writable fields present in the body, each checked; absent fields stay absent. */
 function contactFields(rawBody: unknown): ContactFields {
@@ -125,7 +143,8 @@ function contactFields(rawBody: unknown): ContactFields {
 		throw invalid('email must be an email address such as name@example.com');
 	}
 	if (body.phone_number !== undefined) {
-		if (!isE164(body.phone_number)) throw invalid('phone_number must be in E.164 format, e.g. +14155550123');
+		if (!isE164(body.phone_number))
+			throw invalid('phone_number must be in E.164 format, e.g. +14155550123');
 		fields.phone_number = body.phone_number;
 	}
 	if (body.additional_data !== undefined) fields.additional_data = additionalData(body);
@@ -134,7 +153,8 @@ function contactFields(rawBody: unknown): ContactFields {
 
 function additionalData(body: Body): AdditionalDataItem[] {
 	const items = body.additional_data;
-	if (!Array.isArray(items)) throw invalid('additional_data must be an array of {type, field, value}');
+	if (!Array.isArray(items))
+		throw invalid('additional_data must be an array of {type, field, value}');
 	return items.map((item: unknown, index) => {
 		const where = `additional_data[${index}]`;
 		if (typeof item !== 'object' || item === null || Array.isArray(item)) {
@@ -142,9 +162,14 @@ function additionalData(body: Body): AdditionalDataItem[] {
 		}
 		const entry = item as Body;
 		for (const key of ['type', 'field', 'value']) {
-			if (typeof entry[key] !== 'string') throw invalid(`${where}.${key} is required and must be a string`);
+			if (typeof entry[key] !== 'string')
+				throw invalid(`${where}.${key} is required and must be a string`);
 		}
-		return { type: entry.type as string, field: entry.field as string, value: entry.value as string };
+		return {
+			type: entry.type as string,
+			field: entry.field as string,
+			value: entry.value as string,
+		};
 	});
 }
 
@@ -157,12 +182,21 @@ function rejectDuplicatePhone(org: Organization, phone: string, exceptId?: strin
 }
 
 export const contactRoutes: RouteDef[] = [
-	{ method: 'GET', pattern: '/v1/contacts', budgets: ['org', 'listing'], handler: answering(listContacts) },
+	{
+		method: 'GET',
+		pattern: '/v1/contacts',
+		budgets: ['org', 'listing'],
+		handler: answering(listContacts),
+	},
 	{ method: 'POST', pattern: '/v1/contacts', handler: answering(createContact) },
 	{ method: 'PATCH', pattern: '/v1/contacts/:contactId', handler: answering(updateContact) },
 	{ method: 'DELETE', pattern: '/v1/contacts/:contactId', handler: answering(deleteContact) },
 	{ method: 'GET', pattern: '/v1/contacts/:contactId/tags', handler: answering(contactTags) },
-	{ method: 'GET', pattern: '/v1/contacts/:contactId/comments', handler: answering(contactComments) },
+	{
+		method: 'GET',
+		pattern: '/v1/contacts/:contactId/comments',
+		handler: answering(contactComments),
+	},
 ];
 
 /**

@@ -35,7 +35,12 @@ function createTag(req: SimRequest) {
 	const color = requiredString(body, 'color');
 	if (!HEX_COLOR.test(color)) throw invalid('color must be a hex color such as #ff9900');
 	const label = optionalString(body, 'label');
-	const tag: Tag = { id: `tag-${randomUUID()}`, name, color, ...(label !== undefined && { label }) };
+	const tag: Tag = {
+		id: `tag-${randomUUID()}`,
+		name,
+		color,
+		...(label !== undefined && { label }),
+	};
 	req.org.tags.set(tag.id, tag);
 	return envelope(tag, 201);
 }
@@ -52,7 +57,8 @@ function deleteTag(req: SimRequest) {
  * docs/decisions.md infers none, so tests attach tags directly.
  */
 export function tagContact(org: Organization, contactId: string, tagId: string): void {
-	if (!org.contacts.has(contactId)) throw new Error(`no contact ${contactId} in organization ${org.id}`);
+	if (!org.contacts.has(contactId))
+		throw new Error(`no contact ${contactId} in organization ${org.id}`);
 	if (!org.tags.has(tagId)) throw new Error(`no tag ${tagId} in organization ${org.id}`);
 	const tagIds = org.contactTags.get(contactId) ?? new Set<string>();
 	tagIds.add(tagId);
@@ -69,9 +75,16 @@ function createComment(req: SimRequest) {
 	const content = requiredString(body, 'content');
 	const contactId = requiredUuid(body, 'contact_id');
 	const creatorType = oneOf('created_by_type', body.created_by_type, CREATOR_TYPES);
-	const created_by = creatorType === 'USER' ? commentingMember(req.org, body) : rejectCreatorFor(creatorType, body);
+	const created_by =
+		creatorType === 'USER' ? commentingMember(req.org, body) : rejectCreatorFor(creatorType, body);
 	findContact(req.org, contactId);
-	const comment: Comment = { id: randomUUID(), contact_id: contactId, content, created_by, created_at: req.sim.clock.iso() };
+	const comment: Comment = {
+		id: randomUUID(),
+		contact_id: contactId,
+		content,
+		created_by,
+		created_at: req.sim.clock.iso(),
+	};
 	req.org.comments.set(comment.id, comment);
 	const { contact_id: _contact, ...visible } = comment;
 	return envelope(visible, 201);
@@ -81,7 +94,8 @@ function createComment(req: SimRequest) {
 function commentingMember(org: Organization, body: Body): Record<string, unknown> {
 	const email = requiredString(body, 'created_by');
 	const member = memberByEmail(org, email);
-	if (!member) throw invalid(`created_by must be the email of a member of the organization; ${email} is not`);
+	if (!member)
+		throw invalid(`created_by must be the email of a member of the organization; ${email} is not`);
 	return { ...member };
 }
 
@@ -101,7 +115,15 @@ function memberByEmail(org: Organization, email: string): Member | undefined {
 const TASK_TYPES = ['custom', 'AI', 'system', 'automatization'] as const;
 const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'done', 'blocked', 'canceled'] as const;
 const TASK_PRIORITIES = ['low', 'medium', 'high'] as const;
-const TASK_FIELDS = ['type', 'brief', 'details', 'status', 'priority', 'assigned_to', 'additional_data'];
+const TASK_FIELDS = [
+	'type',
+	'brief',
+	'details',
+	'status',
+	'priority',
+	'assigned_to',
+	'additional_data',
+];
 
 function getTask(req: SimRequest) {
 	const task = req.org.tasks.get(req.params.id);
@@ -113,7 +135,9 @@ function getTask(req: SimRequest) {
 function listTasks(req: SimRequest) {
 	const pageOf = pageQuery(req.query, 100, 1000);
 	const status = req.query.status ? oneOf('status', req.query.status, TASK_STATUSES) : undefined;
-	const tasks = [...req.org.tasks.values()].reverse().filter((task) => !status || task.status === status);
+	const tasks = [...req.org.tasks.values()]
+		.reverse()
+		.filter((task) => !status || task.status === status);
 	return envelope(page(tasks, pageOf));
 }
 
@@ -131,7 +155,8 @@ function createTask(req: SimRequest) {
 		brief: requiredString(body, 'brief'),
 		details: optionalString(body, 'details') ?? '',
 		status: body.status === undefined ? 'todo' : oneOf('status', body.status, TASK_STATUSES),
-		priority: body.priority === undefined ? 'medium' : oneOf('priority', body.priority, TASK_PRIORITIES),
+		priority:
+			body.priority === undefined ? 'medium' : oneOf('priority', body.priority, TASK_PRIORITIES),
 		assigned_to: assignees(req.org, body.assigned_to),
 		created_by: null,
 		additional_data: taskAdditionalData(body.additional_data),
@@ -149,9 +174,11 @@ function assignees(org: Organization, value: unknown): string[] {
 	return value.map((entry: unknown, index) => {
 		const member =
 			typeof entry === 'string'
-				? (memberByEmail(org, entry) ?? (isUuid(entry) ? org.members.find((m) => m.id === entry) : undefined))
+				? (memberByEmail(org, entry) ??
+					(isUuid(entry) ? org.members.find((m) => m.id === entry) : undefined))
 				: undefined;
-		if (!member) throw invalid(`assigned_to[${index}] must be the email of a member of the organization`);
+		if (!member)
+			throw invalid(`assigned_to[${index}] must be the email of a member of the organization`);
 		return member.id;
 	});
 }

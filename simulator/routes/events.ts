@@ -12,7 +12,11 @@ function batchOf(body: unknown): unknown[] | undefined {
 
 /** An anonymous event: a session_id and none of the data that identifies a contact. */
 function isAnonymous(event: unknown): boolean {
-	return isPlainObject(event) && typeof event.session_id === 'string' && !hasContactIdentifier(event.contact);
+	return (
+		isPlainObject(event) &&
+		typeof event.session_id === 'string' &&
+		!hasContactIdentifier(event.contact)
+	);
 }
 
 /** Requests that carry anonymous events also draw on the extra, smaller anonymous budget. */
@@ -30,7 +34,10 @@ function ingest(req: SimRequest) {
 	}
 	const events = batchOf(req.body);
 	if (!events || events.length < 1 || events.length > MAX_EVENTS_PER_REQUEST) {
-		return apiError(400, `Body must be {"events": [...]} with 1 to ${MAX_EVENTS_PER_REQUEST} event objects`);
+		return apiError(
+			400,
+			`Body must be {"events": [...]} with 1 to ${MAX_EVENTS_PER_REQUEST} event objects`,
+		);
 	}
 	return envelope(ingestEvents(req.org, req.sim.clock, events));
 }

@@ -32,15 +32,20 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 export const requiredString: Check = (field, value) =>
-	typeof value === 'string' && value.trim() ? undefined : `${field} is required and must be a non-empty string`;
+	typeof value === 'string' && value.trim()
+		? undefined
+		: `${field} is required and must be a non-empty string`;
 
 export const optionalString: Check = (field, value) =>
 	typeof value === 'string' ? undefined : `${field} must be a string`;
 
-export const uuid: Check = (field, value) => (isUuid(value) ? undefined : `${field} must be a UUID`);
+export const uuid: Check = (field, value) =>
+	isUuid(value) ? undefined : `${field} must be a UUID`;
 
 export const e164: Check = (field, value) =>
-	isE164(value) ? undefined : `${field} must be a phone number in E.164 format (+ then 8 to 15 digits)`;
+	isE164(value)
+		? undefined
+		: `${field} must be a phone number in E.164 format (+ then 8 to 15 digits)`;
 
 export const ianaZone: Check = (field, value) =>
 	isIanaZone(value) ? undefined : `${field} must be a valid IANA time zone such as Europe/Madrid`;
@@ -49,7 +54,9 @@ export const httpUrl: Check = (field, value) => {
 	if (typeof value !== 'string') return `${field} must be an http or https URL`;
 	try {
 		const { protocol } = new URL(value);
-		return protocol === 'http:' || protocol === 'https:' ? undefined : `${field} must be an http or https URL`;
+		return protocol === 'http:' || protocol === 'https:'
+			? undefined
+			: `${field} must be an http or https URL`;
 	} catch {
 		return `${field} must be an http or https URL`;
 	}
@@ -66,19 +73,28 @@ export function numberInRange(min: number, max: number): Check {
 }
 
 export const nonNegativeNumber: Check = (field, value) =>
-	typeof value === 'number' && Number.isFinite(value) && value >= 0 ? undefined : `${field} must be a number >= 0`;
+	typeof value === 'number' && Number.isFinite(value) && value >= 0
+		? undefined
+		: `${field} must be a number >= 0`;
 
-export const plainObject: Check = (field, value) => (isPlainObject(value) ? undefined : `${field} must be an object`);
+export const plainObject: Check = (field, value) =>
+	isPlainObject(value) ? undefined : `${field} must be an object`;
 
 export const stringArray: Check = (field, value) =>
-	Array.isArray(value) && value.every((item) => typeof item === 'string') ? undefined : `${field} must be an array of strings`;
+	Array.isArray(value) && value.every((item) => typeof item === 'string')
+		? undefined
+		: `${field} must be an array of strings`;
 
 export const objectArray: Check = (field, value) =>
-	Array.isArray(value) && value.every(isPlainObject) ? undefined : `${field} must be an array of objects`;
+	Array.isArray(value) && value.every(isPlainObject)
+		? undefined
+		: `${field} must be an array of objects`;
 
 export function oneOf(values: readonly string[]): Check {
 	return (field, value) =>
-		typeof value === 'string' && values.includes(value) ? undefined : `${field} must be one of ${values.join(', ')}`;
+		typeof value === 'string' && values.includes(value)
+			? undefined
+			: `${field} must be one of ${values.join(', ')}`;
 }
 
 /** Accepts `null` besides what `check` accepts (the reference's "string or null" fields). */
@@ -95,7 +111,11 @@ export interface FieldRule {
  * Checks a JSON body against a table of fields. Unknown fields are refused, as a whitelisting
  * service does, so that a client sending a misspelled field learns it instead of being ignored.
  */
-export function checkBody(body: unknown, rules: Record<string, FieldRule>, options: { partial?: boolean } = {}): string | undefined {
+export function checkBody(
+	body: unknown,
+	rules: Record<string, FieldRule>,
+	options: { partial?: boolean } = {},
+): string | undefined {
 	if (!isPlainObject(body)) return 'the body must be a JSON object';
 	for (const key of Object.keys(body)) {
 		if (!(key in rules)) return `${key} is not an accepted field`;

@@ -1,7 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 
-import { bare, envelope, type RouteDef, type SimRequest, type SimResponse, type Simulator } from '../server';
+import {
+	bare,
+	envelope,
+	type RouteDef,
+	type SimRequest,
+	type SimResponse,
+	type Simulator,
+} from '../server';
 import type { Channel, Contact, Message, Organization, Thread } from '../types';
 import {
 	answering,
@@ -27,7 +34,8 @@ export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** `sort`, `name` and `answer_method` are the names docs/decisions.md infers. */
 function listChannels(req: SimRequest) {
 	const { limit, offset } = pageQuery(req.query, 10);
-	const sort = req.query.sort === undefined ? 'desc' : oneOf('sort', req.query.sort, ['asc', 'desc'] as const);
+	const sort =
+		req.query.sort === undefined ? 'desc' : oneOf('sort', req.query.sort, ['asc', 'desc'] as const);
 	const { status, type, answer_method } = req.query;
 	const name = req.query.name?.toLowerCase();
 	// newest first among equal creation times too: insertion order, reversed for `desc`
@@ -61,7 +69,8 @@ function updateThread(req: SimRequest) {
 	if (!thread) throw notFound(`Thread ${req.params.threadId} not found`);
 	const body = objectBody(req.body ?? {});
 	rejectUnknownFields(body, ['status', 'assignee', 'assignee_type']);
-	const status = body.status === undefined ? undefined : oneOf('status', body.status, THREAD_STATUSES);
+	const status =
+		body.status === undefined ? undefined : oneOf('status', body.status, THREAD_STATUSES);
 	const assignment = threadAssignment(req.org, body);
 	if (status) thread.status = status;
 	if (assignment) Object.assign(thread, assignment);
@@ -70,7 +79,10 @@ function updateThread(req: SimRequest) {
 }
 
 /** The assignment the body asks for, checked; `undefined` when the body leaves it alone. */
-function threadAssignment(org: Organization, body: Body): Pick<Thread, 'assignee' | 'assignee_type'> | undefined {
+function threadAssignment(
+	org: Organization,
+	body: Body,
+): Pick<Thread, 'assignee' | 'assignee_type'> | undefined {
 	if (body.assignee === undefined) {
 		if (body.assignee_type !== undefined && body.assignee_type !== null) {
 			throw invalid('assignee_type is only accepted together with assignee');
@@ -83,13 +95,20 @@ function threadAssignment(org: Organization, body: Body): Pick<Thread, 'assignee
 		}
 		return { assignee: null, assignee_type: null };
 	}
-	if (!isUuid(body.assignee)) throw invalid('assignee must be the UUID of a user or an agent, or null to unassign');
+	if (!isUuid(body.assignee))
+		throw invalid('assignee must be the UUID of a user or an agent, or null to unassign');
 	if (body.assignee_type === undefined || body.assignee_type === null) {
 		throw invalid('assignee_type (user or agent) is required when assignee is set');
 	}
 	const assignee_type = oneOf('assignee_type', body.assignee_type, ['user', 'agent'] as const);
-	const known = assignee_type === 'user' ? org.members.some((m) => m.id === body.assignee) : org.agents.has(body.assignee);
-	if (!known) throw invalid(`assignee ${body.assignee} is not ${assignee_type === 'user' ? 'a user' : 'an agent'} of the organization`);
+	const known =
+		assignee_type === 'user'
+			? org.members.some((m) => m.id === body.assignee)
+			: org.agents.has(body.assignee);
+	if (!known)
+		throw invalid(
+			`assignee ${body.assignee} is not ${assignee_type === 'user' ? 'a user' : 'an agent'} of the organization`,
+		);
 	return { assignee: body.assignee, assignee_type };
 }
 
@@ -100,9 +119,15 @@ function listThreads(req: SimRequest) {
 	// among equal `updated_at`, the thread created last comes first
 	const matching = [...req.org.threads.values()]
 		.reverse()
-		.filter((thread) => (!status || thread.status === status) && (!channel_id || thread.channel_id === channel_id))
+		.filter(
+			(thread) =>
+				(!status || thread.status === status) && (!channel_id || thread.channel_id === channel_id),
+		)
 		.sort((a, b) => b.updated_at.localeCompare(a.updated_at));
-	return bare({ data: page(matching, pageOf).map(threadView), pagination: { total_rows: matching.length } });
+	return bare({
+		data: page(matching, pageOf).map(threadView),
+		pagination: { total_rows: matching.length },
+	});
 }
 
 // ---- Messages ---------------------------------------------------------------------------------
@@ -134,13 +159,20 @@ function conversationOf(org: Organization, body: Body): Conversation {
 	const threadId = optionalString(body, 'thread_id');
 	const thread = threadId === undefined ? undefined : org.threads.get(threadId);
 	if (threadId !== undefined && !thread) throw notFound(`Thread ${threadId} not found`);
-	const channelId = thread ? (optionalString(body, 'channel_id') ?? thread.channel_id) : requiredString(body, 'channel_id');
-	const contactId = thread ? (optionalString(body, 'contact_id') ?? thread.contact_id) : requiredString(body, 'contact_id');
+	const channelId = thread
+		? (optionalString(body, 'channel_id') ?? thread.channel_id)
+		: requiredString(body, 'channel_id');
+	const contactId = thread
+		? (optionalString(body, 'contact_id') ?? thread.contact_id)
+		: requiredString(body, 'contact_id');
 	if (thread && (channelId !== thread.channel_id || contactId !== thread.contact_id)) {
-		throw invalid(`channel_id and contact_id must match those of thread ${thread.id}, or be left out`);
+		throw invalid(
+			`channel_id and contact_id must match those of thread ${thread.id}, or be left out`,
+		);
 	}
 	const channel = wabaChannel(org, channelId);
-	if (channel.status !== 'active') throw invalid(`Channel ${channel.id} is inactive; sends need an active channel`);
+	if (channel.status !== 'active')
+		throw invalid(`Channel ${channel.id} is inactive; sends need an active channel`);
 	const contact = contactOf(org, contactId);
 	return { channel, contact, thread: thread ?? conversationThread(org, channel.id, contact.id) };
 }
@@ -148,7 +180,10 @@ function conversationOf(org: Organization, body: Body): Conversation {
 function wabaChannel(org: Organization, channelId: string): Channel {
 	const channel = org.channels.get(channelId);
 	if (!channel) throw invalid(`channel_id: no channel ${channelId} in this organization`);
-	if (channel.type !== 'WABA') throw invalid(`Invalid channel type: ${channel.id} is ${channel.type}, a WABA channel is required`);
+	if (channel.type !== 'WABA')
+		throw invalid(
+			`Invalid channel type: ${channel.id} is ${channel.type}, a WABA channel is required`,
+		);
 	return channel;
 }
 
@@ -160,11 +195,22 @@ function contactOf(org: Organization, contactId: string): Contact {
 }
 
 /** One thread per channel and contact: the conversation between them. */
-function conversationThread(org: Organization, channelId: string, contactId: string): Thread | undefined {
-	return [...org.threads.values()].find((t) => t.channel_id === channelId && t.contact_id === contactId);
+function conversationThread(
+	org: Organization,
+	channelId: string,
+	contactId: string,
+): Thread | undefined {
+	return [...org.threads.values()].find(
+		(t) => t.channel_id === channelId && t.contact_id === contactId,
+	);
 }
 
-function startThread(sim: Simulator, org: Organization, channel: Channel, contact: Contact): Thread {
+function startThread(
+	sim: Simulator,
+	org: Organization,
+	channel: Channel,
+	contact: Contact,
+): Thread {
 	const thread: Thread = {
 		id: `thr-${randomUUID()}`,
 		channel_id: channel.id,
@@ -213,7 +259,11 @@ function sendOutbound(req: SimRequest, conversation: Conversation, outbound: Out
 	}
 	thread ??= startThread(req.sim, req.org, channel, contact);
 	if (outbound.isTemplate) thread.window_open_until = now + SERVICE_WINDOW_MS;
-	const sent: Sent = { message_id: null, provider_id: `wamid.${randomBytes(12).toString('hex')}`, thread_id: thread.id };
+	const sent: Sent = {
+		message_id: null,
+		provider_id: `wamid.${randomBytes(12).toString('hex')}`,
+		thread_id: thread.id,
+	};
 	if (!outbound.save) return sent;
 	const message: Message = {
 		id: `msg-${randomUUID()}`,
@@ -239,16 +289,31 @@ function sent(message: string, data: object): SimResponse {
 
 const MEDIA_TYPES = ['image', 'video', 'audio', 'document'] as const;
 type MediaType = (typeof MEDIA_TYPES)[number];
-const EXTENSION: Record<MediaType, string> = { image: 'jpg', video: 'mp4', audio: 'ogg', document: 'pdf' };
+const EXTENSION: Record<MediaType, string> = {
+	image: 'jpg',
+	video: 'mp4',
+	audio: 'ogg',
+	document: 'pdf',
+};
 
 function sendMedia(req: SimRequest) {
 	const body = objectBody(req.body);
-	rejectUnknownFields(body, ['channel_id', 'contact_id', 'media_type', 'media_data', 'content', 'file_name', 'thread_id', 'save_message']);
+	rejectUnknownFields(body, [
+		'channel_id',
+		'contact_id',
+		'media_type',
+		'media_data',
+		'content',
+		'file_name',
+		'thread_id',
+		'save_message',
+	]);
 	const mediaType = oneOf('media_type', requiredString(body, 'media_type'), MEDIA_TYPES);
 	const mediaData = requiredString(body, 'media_data');
 	const caption = optionalString(body, 'content') ?? '';
 	const fileName = optionalString(body, 'file_name');
-	if (fileName !== undefined && mediaType !== 'document') throw invalid('file_name applies to documents only (media_type document)');
+	if (fileName !== undefined && mediaType !== 'document')
+		throw invalid('file_name applies to documents only (media_type document)');
 	const save = optionalBoolean(body, 'save_message') ?? true;
 	const stored = storedMedia(req, mediaData, mediaType);
 	const conversation = conversationOf(req.org, body);
@@ -258,7 +323,13 @@ function sendMedia(req: SimRequest) {
 		size_bytes: stored.sizeBytes,
 		...(mediaType === 'document' && { file_name: fileName || defaultFileName(req, mediaType) }),
 	};
-	const delivery = sendOutbound(req, conversation, { type: mediaType, content: caption, media, isTemplate: false, save });
+	const delivery = sendOutbound(req, conversation, {
+		type: mediaType,
+		content: caption,
+		media,
+		isTemplate: false,
+		save,
+	});
 	return sent('Media message sent', { ...delivery, media_url: stored.url });
 }
 
@@ -271,11 +342,17 @@ function defaultFileName(req: SimRequest, mediaType: MediaType): string {
  * `media_data` is a public http(s) URL (sent as is) or a base64 file, plain or as a data URI,
  * which the service uploads to its storage: the simulator keeps its size and a storage URL.
  */
-function storedMedia(req: SimRequest, mediaData: string, mediaType: MediaType): { url: string; sizeBytes: number | null } {
+function storedMedia(
+	req: SimRequest,
+	mediaData: string,
+	mediaType: MediaType,
+): { url: string; sizeBytes: number | null } {
 	if (/^https?:\/\//i.test(mediaData)) return { url: publicUrl(mediaData), sizeBytes: null };
 	const base64 = mediaData.replace(/^data:[\w.+-]+\/[\w.+-]+;base64,/i, '').replace(/\s+/g, '');
 	if (!isBase64(base64)) {
-		throw invalid('Invalid media: media_data must be a public http(s) URL or a base64-encoded file');
+		throw invalid(
+			'Invalid media: media_data must be a public http(s) URL or a base64-encoded file',
+		);
 	}
 	const url = `https://storage.simulator.example.test/${req.org.id}/${randomUUID()}.${EXTENSION[mediaType]}`;
 	return { url, sizeBytes: Buffer.from(base64, 'base64').length };
@@ -309,9 +386,13 @@ function publicUrl(raw: string): string {
 	const privateHost =
 		host === 'localhost' ||
 		host.endsWith('.localhost') ||
-		(isIP(host) === 4 && /^(?:127\.|10\.|192\.168\.|169\.254\.|0\.|172\.(?:1[6-9]|2\d|3[01])\.)/.test(host)) ||
+		(isIP(host) === 4 &&
+			/^(?:127\.|10\.|192\.168\.|169\.254\.|0\.|172\.(?:1[6-9]|2\d|3[01])\.)/.test(host)) ||
 		(isIP(host) === 6 && /^(?:::1?$|fc|fd|fe80)/.test(host));
-	if (privateHost) throw invalid(`Invalid media: media_data must be a public URL; ${url.hostname} is not reachable by the provider`);
+	if (privateHost)
+		throw invalid(
+			`Invalid media: media_data must be a public URL; ${url.hostname} is not reachable by the provider`,
+		);
 	return url.toString();
 }
 
@@ -319,20 +400,39 @@ const COMPONENT_TYPES = ['BODY', 'HEADER', 'BUTTON'] as const;
 
 function sendTemplate(req: SimRequest) {
 	const body = objectBody(req.body);
-	rejectUnknownFields(body, ['channel_id', 'contact_id', 'template_name', 'language_code', 'components', 'thread_id', 'save_message']);
+	rejectUnknownFields(body, [
+		'channel_id',
+		'contact_id',
+		'template_name',
+		'language_code',
+		'components',
+		'thread_id',
+		'save_message',
+	]);
 	const templateName = requiredString(body, 'template_name');
 	const languageCode = optionalString(body, 'language_code') ?? 'es';
 	const components = templateComponents(body.components);
 	const save = optionalBoolean(body, 'save_message') ?? true;
 	const conversation = conversationOf(req.org, body);
 	const template = req.org.templates.find(
-		(t) => t.channel_id === conversation.channel.id && t.name === templateName && t.language === languageCode,
+		(t) =>
+			t.channel_id === conversation.channel.id &&
+			t.name === templateName &&
+			t.language === languageCode,
 	);
 	if (!template || template.status !== 'APPROVED') {
-		throw invalid(`Template not found: no approved template ${templateName} in language ${languageCode} for channel ${conversation.channel.id}`);
+		throw invalid(
+			`Template not found: no approved template ${templateName} in language ${languageCode} for channel ${conversation.channel.id}`,
+		);
 	}
 	const media = { template_name: templateName, language_code: languageCode, components };
-	const delivery = sendOutbound(req, conversation, { type: 'template', content: templateName, media, isTemplate: true, save });
+	const delivery = sendOutbound(req, conversation, {
+		type: 'template',
+		content: templateName,
+		media,
+		isTemplate: true,
+		save,
+	});
 	return sent('Template message sent', delivery);
 }
 
@@ -345,8 +445,11 @@ function templateComponents(value: unknown): Body[] {
 		const component = objectAt(where, item);
 		oneOf(`${where}.type`, component.type, COMPONENT_TYPES);
 		if (component.parameters !== undefined) {
-			if (!Array.isArray(component.parameters)) throw invalid(`${where}.parameters must be an array`);
-			component.parameters.forEach((parameter: unknown, p) => templateParameter(`${where}.parameters[${p}]`, parameter));
+			if (!Array.isArray(component.parameters))
+				throw invalid(`${where}.parameters must be an array`);
+			component.parameters.forEach((parameter: unknown, p) =>
+				templateParameter(`${where}.parameters[${p}]`, parameter),
+			);
 		}
 		return component;
 	});
@@ -354,15 +457,19 @@ function templateComponents(value: unknown): Body[] {
 
 function templateParameter(where: string, value: unknown): void {
 	const parameter = objectAt(where, value);
-	if (typeof parameter.type !== 'string' || !parameter.type) throw invalid(`${where}.type is required (text, image, document, ...)`);
-	if (parameter.type === 'text' && typeof parameter.text !== 'string') throw invalid(`${where}.text is required for a text parameter`);
+	if (typeof parameter.type !== 'string' || !parameter.type)
+		throw invalid(`${where}.type is required (text, image, document, ...)`);
+	if (parameter.type === 'text' && typeof parameter.text !== 'string')
+		throw invalid(`${where}.text is required for a text parameter`);
 	for (const key of ['text', 'parameter_name']) {
-		if (parameter[key] !== undefined && typeof parameter[key] !== 'string') throw invalid(`${where}.${key} must be a string`);
+		if (parameter[key] !== undefined && typeof parameter[key] !== 'string')
+			throw invalid(`${where}.${key} must be a string`);
 	}
 }
 
 function objectAt(where: string, value: unknown): Body {
-	if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(`${where} must be an object`);
+	if (typeof value !== 'object' || value === null || Array.isArray(value))
+		throw invalid(`${where} must be an object`);
 	return value as Body;
 }
 
@@ -373,7 +480,13 @@ function sendMessage(req: SimRequest) {
 	const content = requiredString(body, 'content');
 	const save = optionalBoolean(body, 'save_message') ?? true;
 	const conversation = conversationOf(req.org, body);
-	const delivery = sendOutbound(req, conversation, { type: 'text', content, media: null, isTemplate: false, save });
+	const delivery = sendOutbound(req, conversation, {
+		type: 'text',
+		content,
+		media: null,
+		isTemplate: false,
+		save,
+	});
 	return sent('Message sent', delivery);
 }
 
@@ -393,7 +506,11 @@ export const messagingRoutes: RouteDef[] = [
 	{ method: 'PUT', pattern: '/v1/thread/:threadId', handler: answering(updateThread) },
 	{ method: 'GET', pattern: '/v1/messages/:messageId', handler: answering(getMessage) },
 	{ method: 'POST', pattern: '/v1/waba/send-media', handler: answering(sendMedia, sendError) },
-	{ method: 'POST', pattern: '/v1/waba/send-template', handler: answering(sendTemplate, sendError) },
+	{
+		method: 'POST',
+		pattern: '/v1/waba/send-template',
+		handler: answering(sendTemplate, sendError),
+	},
 	{ method: 'POST', pattern: '/v1/waba/send-message', handler: answering(sendMessage, sendError) },
 	{ method: 'GET', pattern: '/v1/waba/templates', handler: answering(listTemplates) },
 ];
@@ -411,12 +528,20 @@ export interface InboundMessage {
  * is stored (`source: 'whatsapp'`), the 24-hour window opens, the thread's `updated_at` and the
  * contact's last activity move to now.
  */
-export function receiveInboundMessage(sim: Simulator, org: Organization, inbound: InboundMessage): { thread: Thread; message: Message } {
+export function receiveInboundMessage(
+	sim: Simulator,
+	org: Organization,
+	inbound: InboundMessage,
+): { thread: Thread; message: Message } {
 	const channel = org.channels.get(inbound.channelId);
 	const contact = org.contacts.get(inbound.contactId);
-	if (!channel || !contact) throw new Error(`no channel ${inbound.channelId} or contact ${inbound.contactId} in organization ${org.id}`);
+	if (!channel || !contact)
+		throw new Error(
+			`no channel ${inbound.channelId} or contact ${inbound.contactId} in organization ${org.id}`,
+		);
 	const now = sim.clock.now();
-	const thread = conversationThread(org, channel.id, contact.id) ?? startThread(sim, org, channel, contact);
+	const thread =
+		conversationThread(org, channel.id, contact.id) ?? startThread(sim, org, channel, contact);
 	const message: Message = {
 		id: `msg-${randomUUID()}`,
 		thread_id: thread.id,
@@ -431,13 +556,21 @@ export function receiveInboundMessage(sim: Simulator, org: Organization, inbound
 		created_at: sim.clock.iso(now),
 	};
 	org.messages.set(message.id, message);
-	Object.assign(thread, { status: 'open', updated_at: message.created_at, window_open_until: now + SERVICE_WINDOW_MS });
+	Object.assign(thread, {
+		status: 'open',
+		updated_at: message.created_at,
+		window_open_until: now + SERVICE_WINDOW_MS,
+	});
 	contact.last_activity_at = now;
 	return { thread, message };
 }
 
 /** The provider reports a delivery status change (delivered, read, failed) of a message. */
-export function setMessageStatus(org: Organization, messageId: string, status: Message['status']): Message {
+export function setMessageStatus(
+	org: Organization,
+	messageId: string,
+	status: Message['status'],
+): Message {
 	const message = org.messages.get(messageId);
 	if (!message) throw new Error(`no message ${messageId} in organization ${org.id}`);
 	message.status = status;

@@ -65,7 +65,9 @@ export function objectBody(body: unknown): Body {
 export function rejectUnknownFields(body: Body, allowed: readonly string[]): void {
 	const unknown = Object.keys(body).filter((field) => !allowed.includes(field));
 	if (unknown.length) {
-		throw invalid(`Unknown field(s): ${unknown.join(', ')}; accepted fields are ${allowed.join(', ')}`);
+		throw invalid(
+			`Unknown field(s): ${unknown.join(', ')}; accepted fields are ${allowed.join(', ')}`,
+		);
 	}
 }
 
@@ -110,11 +112,16 @@ export interface Page {
 }
 
 /** `limit` and `offset` query parameters: whole numbers, `limit` from 1 to `maxLimit`. */
-export function pageQuery(query: Record<string, string>, defaultLimit: number, maxLimit?: number): Page {
+export function pageQuery(
+	query: Record<string, string>,
+	defaultLimit: number,
+	maxLimit?: number,
+): Page {
 	const limit = wholeNumber(query, 'limit', defaultLimit);
 	const offset = wholeNumber(query, 'offset', 0);
 	if (limit < 1) throw invalid('limit must be at least 1');
-	if (maxLimit !== undefined && limit > maxLimit) throw invalid(`limit must be at most ${maxLimit}`);
+	if (maxLimit !== undefined && limit > maxLimit)
+		throw invalid(`limit must be at most ${maxLimit}`);
 	return { limit, offset };
 }
 

@@ -41,8 +41,12 @@ describe('Agent operations through the engine', () => {
 					begin_message_delay_ms: 500,
 					max_call_duration_ms: 300000,
 					boosted_keywords: ['Acme', 'Renewal'],
-					post_call_analysis_data: { entries: [{ name: 'renews', type: 'boolean', description: 'Whether they renew' }] },
-					tools: { entries: [{ name: 'book_meeting', type: 'function', description: 'Books a meeting' }] },
+					post_call_analysis_data: {
+						entries: [{ name: 'renews', type: 'boolean', description: 'Whether they renew' }],
+					},
+					tools: {
+						entries: [{ name: 'book_meeting', type: 'function', description: 'Books a meeting' }],
+					},
 				},
 			},
 		});
@@ -58,7 +62,9 @@ describe('Agent operations through the engine', () => {
 			ambient_sound: 'coffee-shop',
 			interruption_sensitivity: 0.3,
 			boosted_keywords: ['Acme', 'Renewal'],
-			post_call_analysis_data: [{ name: 'renews', type: 'boolean', description: 'Whether they renew' }],
+			post_call_analysis_data: [
+				{ name: 'renews', type: 'boolean', description: 'Whether they renew' },
+			],
 			tools: [{ name: 'book_meeting', type: 'function', description: 'Books a meeting' }],
 			version: 1,
 		});
@@ -67,9 +73,27 @@ describe('Agent operations through the engine', () => {
 		const body = sim.requestsTo('POST', '/v1/agents').at(-1)!.body as Record<string, unknown>;
 		expect(Object.keys(body).sort()).toEqual(
 			[
-				'name', 'voice_id', 'timezone', 'person_name', 'language', 'webhook_url', 'conversation_purpose', 'prompt', 'volume',
-				'voice_speed', 'voice_temperature', 'ambient_sound', 'ambient_sound_volume', 'responsiveness', 'interruption_sensitivity',
-				'begin_message', 'begin_message_delay_ms', 'max_call_duration_ms', 'boosted_keywords', 'post_call_analysis_data', 'tools',
+				'name',
+				'voice_id',
+				'timezone',
+				'person_name',
+				'language',
+				'webhook_url',
+				'conversation_purpose',
+				'prompt',
+				'volume',
+				'voice_speed',
+				'voice_temperature',
+				'ambient_sound',
+				'ambient_sound_volume',
+				'responsiveness',
+				'interruption_sensitivity',
+				'begin_message',
+				'begin_message_delay_ms',
+				'max_call_duration_ms',
+				'boosted_keywords',
+				'post_call_analysis_data',
+				'tools',
 			].sort(),
 		);
 	});
@@ -84,7 +108,8 @@ describe('Agent operations through the engine', () => {
 				voice_id: 'voice-es-lucia',
 				timezone: 'Europe/Madrid',
 				additionalFields: {
-					post_call_analysis_data_json: '[{"name": "score", "type": "enum", "description": "Score", "choices": ["low", "high"]}]',
+					post_call_analysis_data_json:
+						'[{"name": "score", "type": "enum", "description": "Score", "choices": ["low", "high"]}]',
 				},
 			},
 		});
@@ -98,20 +123,35 @@ describe('Agent operations through the engine', () => {
 		const agent = seededAgent();
 		const { items, error } = await runNode({
 			credentials,
-			parameters: { resource: 'agent', operation: 'get', agentId: { __rl: true, mode: 'list', value: agent.id } },
+			parameters: {
+				resource: 'agent',
+				operation: 'get',
+				agentId: { __rl: true, mode: 'list', value: agent.id },
+			},
 		});
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ id: agent.id, name: agent.name, voice_id: agent.voice_id, prompt: agent.prompt });
+		expect(items[0].json).toMatchObject({
+			id: agent.id,
+			name: agent.name,
+			voice_id: agent.voice_id,
+			prompt: agent.prompt,
+		});
 	});
 
 	it('Get Many returns one item per agent, and stops at the limit', async () => {
-		const all = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getAll', returnAll: true } });
+		const all = await runNode({
+			credentials,
+			parameters: { resource: 'agent', operation: 'getAll', returnAll: true },
+		});
 		expect(all.error).toBeUndefined();
 		expect(all.items.map((i) => i.json.id)).toEqual([...sim.org.agents.keys()]);
 
 		const sentBefore = sim.requestsTo('GET', '/v1/agents').length;
-		const limited = await runNode({ credentials, parameters: { resource: 'agent', operation: 'getAll', returnAll: false, limit: 2 } });
+		const limited = await runNode({
+			credentials,
+			parameters: { resource: 'agent', operation: 'getAll', returnAll: false, limit: 2 },
+		});
 		expect(limited.items.map((i) => i.json.id)).toEqual([...sim.org.agents.keys()].slice(0, 2));
 		const sent = sim.requestsTo('GET', '/v1/agents').slice(sentBefore);
 		expect(sent).toHaveLength(1);
@@ -121,7 +161,14 @@ describe('Agent operations through the engine', () => {
 	it('Update changes only the given settings and publishes version 2', async () => {
 		const { items: created } = await runNode({
 			credentials,
-			parameters: { resource: 'agent', operation: 'create', name: 'Follow-up', voice_id: 'voice-en-ava', timezone: 'America/New_York', additionalFields: { prompt: 'Old prompt', webhook_url: 'https://hooks.example.test/a' } },
+			parameters: {
+				resource: 'agent',
+				operation: 'create',
+				name: 'Follow-up',
+				voice_id: 'voice-en-ava',
+				timezone: 'America/New_York',
+				additionalFields: { prompt: 'Old prompt', webhook_url: 'https://hooks.example.test/a' },
+			},
 		});
 		const id = created[0].json.id as string;
 		const { items, error } = await runNode({
@@ -135,7 +182,14 @@ describe('Agent operations through the engine', () => {
 		});
 		expect(error).toBeUndefined();
 		const stored = sim.org.agents.get(id)!;
-		expect(stored).toMatchObject({ version: 2, prompt: 'New prompt', volume: 0.8, webhook_url: null, name: 'Follow-up', timezone: 'America/New_York' });
+		expect(stored).toMatchObject({
+			version: 2,
+			prompt: 'New prompt',
+			volume: 0.8,
+			webhook_url: null,
+			name: 'Follow-up',
+			timezone: 'America/New_York',
+		});
 		expect(items[0].json).toMatchObject({ id, prompt: 'New prompt' });
 		const sent = sim.requestsTo('PATCH', `/v1/agents/${id}`);
 		expect(sent).toHaveLength(1);
@@ -145,7 +199,12 @@ describe('Agent operations through the engine', () => {
 	it('Update of an agent that does not exist fails the item with a 404 that says so', async () => {
 		const { error } = await runNode({
 			credentials,
-			parameters: { resource: 'agent', operation: 'update', agentId: { __rl: true, mode: 'id', value: AGENT_ID }, updateFields: { prompt: 'x' } },
+			parameters: {
+				resource: 'agent',
+				operation: 'update',
+				agentId: { __rl: true, mode: 'id', value: AGENT_ID },
+				updateFields: { prompt: 'x' },
+			},
 		});
 		expect(error?.message).toMatch(/Not found/);
 		expect(JSON.stringify(error)).not.toContain(sim.apiKey);

@@ -10,9 +10,17 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 describe('Contact operations through the engine', () => {
 	let sim: Simulator;
-	const run = (parameters: INodeParameters, extra: Omit<RunNodeOptions, 'credentials' | 'parameters'> = {}) =>
-		runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: { resource: 'contact', ...parameters }, ...extra });
-	const contactNamed = (name: string): Contact => [...sim.org.contacts.values()].find((c) => c.full_name === name)!;
+	const run = (
+		parameters: INodeParameters,
+		extra: Omit<RunNodeOptions, 'credentials' | 'parameters'> = {},
+	) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { resource: 'contact', ...parameters },
+			...extra,
+		});
+	const contactNamed = (name: string): Contact =>
+		[...sim.org.contacts.values()].find((c) => c.full_name === name)!;
 
 	beforeAll(async () => {
 		sim = await startSimulator();
@@ -63,36 +71,62 @@ describe('Contact operations through the engine', () => {
 
 	it('Update sends only the fields added and keeps the others', async () => {
 		const maria = contactNamed('María García');
-		const { items, error } = await run({ operation: 'update', contactId: byId(maria.id), updateFields: { email: 'maria.g@example.com' } });
+		const { items, error } = await run({
+			operation: 'update',
+			contactId: byId(maria.id),
+			updateFields: { email: 'maria.g@example.com' },
+		});
 		expect(error).toBeUndefined();
 		const sent = sim.requestsTo('PATCH', `/v1/contacts/${maria.id}`).at(-1)!;
 		expect(sent.body).toEqual({ email: 'maria.g@example.com' });
-		expect(sim.org.contacts.get(maria.id)).toMatchObject({ email: 'maria.g@example.com', phone_number: '+34600000001', full_name: 'María García' });
+		expect(sim.org.contacts.get(maria.id)).toMatchObject({
+			email: 'maria.g@example.com',
+			phone_number: '+34600000001',
+			full_name: 'María García',
+		});
 		expect(items[0].json).toMatchObject({ id: maria.id, email: 'maria.g@example.com' });
 	});
 
 	it('Update replaces the whole additional data list, and an empty list clears it', async () => {
 		const john = contactNamed('John Smith');
-		sim.org.contacts.get(john.id)!.additional_data = [{ type: 'text', field: 'old', value: 'gone' }];
+		sim.org.contacts.get(john.id)!.additional_data = [
+			{ type: 'text', field: 'old', value: 'gone' },
+		];
 		const rows = [
 			{ type: 'date', field: 'birthday', value: '1990-04-01' },
 			{ type: 'number', field: 'score', value: '42' },
 		];
-		const replaced = await run({ operation: 'update', contactId: byId(john.id), updateFields: { additionalData: { entries: rows } } });
+		const replaced = await run({
+			operation: 'update',
+			contactId: byId(john.id),
+			updateFields: { additionalData: { entries: rows } },
+		});
 		expect(replaced.error).toBeUndefined();
 		expect(sim.org.contacts.get(john.id)!.additional_data).toEqual(rows);
 
-		const cleared = await run({ operation: 'update', contactId: byId(john.id), updateFields: { additionalData: {} } });
+		const cleared = await run({
+			operation: 'update',
+			contactId: byId(john.id),
+			updateFields: { additionalData: {} },
+		});
 		expect(cleared.error).toBeUndefined();
-		expect(sim.requestsTo('PATCH', `/v1/contacts/${john.id}`).at(-1)!.body).toEqual({ additional_data: [] });
+		expect(sim.requestsTo('PATCH', `/v1/contacts/${john.id}`).at(-1)!.body).toEqual({
+			additional_data: [],
+		});
 		expect(sim.org.contacts.get(john.id)!.additional_data).toEqual([]);
 	});
 
 	it('Get Many filters by part of the name, one item per contact', async () => {
-		const { items, error } = await run({ operation: 'getAll', returnAll: true, filters: { fullName: 'garc' } });
+		const { items, error } = await run({
+			operation: 'getAll',
+			returnAll: true,
+			filters: { fullName: 'garc' },
+		});
 		expect(error).toBeUndefined();
 		expect(items.map((i) => i.json.full_name)).toEqual(['María García']);
-		expect(sim.requestsTo('GET', '/v1/contacts').at(-1)!.query).toMatchObject({ full_name: 'garc' });
+		expect(sim.requestsTo('GET', '/v1/contacts').at(-1)!.query).toMatchObject({
+			full_name: 'garc',
+		});
 	});
 
 	it('Get Tags outputs the tags attached to the contact', async () => {
@@ -107,7 +141,13 @@ describe('Contact operations through the engine', () => {
 	it('Get Comments outputs the comments of each input contact, paired to its item', async () => {
 		const lucas = contactNamed('Lucas Pereira');
 		const john = contactNamed('John Smith');
-		sim.org.comments.set('c-1', { id: 'c-1', contact_id: lucas.id, content: 'Wants a demo', created_by: 'AI', created_at: sim.clock.iso() });
+		sim.org.comments.set('c-1', {
+			id: 'c-1',
+			contact_id: lucas.id,
+			content: 'Wants a demo',
+			created_by: 'AI',
+			created_at: sim.clock.iso(),
+		});
 		const { items, error } = await run(
 			{ operation: 'getComments', contactId: byId('={{ $json.contact }}') },
 			{ items: [{ contact: john.id }, { contact: lucas.id }] },
@@ -159,7 +199,11 @@ describe('Contact → Get Many over thousands of contacts', () => {
 			parameters: { resource: 'contact', operation: 'getAll', returnAll: false, limit: 150 },
 		});
 		expect(error).toBeUndefined();
-		expect(listings().slice(before).map((r) => r.query)).toEqual([{ limit: '150', offset: '0' }]);
+		expect(
+			listings()
+				.slice(before)
+				.map((r) => r.query),
+		).toEqual([{ limit: '150', offset: '0' }]);
 		expect(items).toHaveLength(150);
 	});
 });

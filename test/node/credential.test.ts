@@ -21,12 +21,16 @@ describe('Voice Agent CRM API credential test', () => {
 		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
 		const made = sim.requests.slice(before);
-		expect(made.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(['GET /v1/agents/voices 200']);
+		expect(made.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+			'GET /v1/agents/voices 200',
+		]);
 		expect(made[0].headers['x-api-key']).toBe(sim.apiKey);
 	});
 
 	it('passes with a base URL pasted with a trailing /v1/', async () => {
-		expect((await testCredential({ apiKey: sim.apiKey, baseUrl: `${sim.baseUrl}/v1/` })).status).toBe('OK');
+		expect(
+			(await testCredential({ apiKey: sim.apiKey, baseUrl: `${sim.baseUrl}/v1/` })).status,
+		).toBe('OK');
 	});
 
 	it('fails with a clear message naming the API key when the key is wrong, without echoing it', async () => {
@@ -46,7 +50,10 @@ describe('Voice Agent CRM API credential test', () => {
 	});
 
 	it('fails when the Base URL answers 404: a path of the service, not the API', async () => {
-		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: `${sim.baseUrl}/somewhere-else` });
+		const result = await testCredential({
+			apiKey: sim.apiKey,
+			baseUrl: `${sim.baseUrl}/somewhere-else`,
+		});
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The Base URL does not point at the API: .* answered HTTP 404/);
 	});
@@ -58,7 +65,9 @@ describe('Voice Agent CRM API credential test', () => {
 		expect(result.message).toBe(
 			`The Base URL must start with http:// or https:// ("${withoutScheme}" does not). Use the address of the API (e.g. https://api.example.com), not the dashboard's.`,
 		);
-		expect((await testCredential({ apiKey: sim.apiKey, baseUrl: 'ftp://example.com' })).message).toMatch(/must start with http:\/\//);
+		expect(
+			(await testCredential({ apiKey: sim.apiKey, baseUrl: 'ftp://example.com' })).message,
+		).toMatch(/must start with http:\/\//);
 		expect(sim.requests.length).toBe(before);
 	});
 
@@ -72,7 +81,10 @@ describe('Voice Agent CRM API credential test', () => {
 	});
 
 	it('says the host name could not be resolved for an unknown host', async () => {
-		const result = await testCredential({ apiKey: sim.apiKey, baseUrl: 'http://no-such-host.invalid' });
+		const result = await testCredential({
+			apiKey: sim.apiKey,
+			baseUrl: 'http://no-such-host.invalid',
+		});
 		expect(result.message).toBe(
 			'The service did not answer: the host name could not be resolved. Check the Base URL (http://no-such-host.invalid) and that the service is reachable.',
 		);

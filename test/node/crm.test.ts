@@ -20,18 +20,41 @@ describe('Tag, Comment and Task operations through the engine', () => {
 
 	describe('Tag', () => {
 		it('Create stores the tag with its name, color and label', async () => {
-			const { items, error } = await run({ resource: 'tag', operation: 'create', name: 'hot-lead', color: '#e11', label: 'Hot lead' });
+			const { items, error } = await run({
+				resource: 'tag',
+				operation: 'create',
+				name: 'hot-lead',
+				color: '#e11',
+				label: 'Hot lead',
+			});
 			expect(error).toBeUndefined();
-			expect(sim.requestsTo('POST', '/v1/tags')[0].body).toEqual({ name: 'hot-lead', color: '#e11', label: 'Hot lead' });
+			expect(sim.requestsTo('POST', '/v1/tags')[0].body).toEqual({
+				name: 'hot-lead',
+				color: '#e11',
+				label: 'Hot lead',
+			});
 			const id = items[0].json.id as string;
 			expect(id).toMatch(/^tag-/);
-			expect(sim.org.tags.get(id)).toEqual({ id, name: 'hot-lead', color: '#e11', label: 'Hot lead' });
+			expect(sim.org.tags.get(id)).toEqual({
+				id,
+				name: 'hot-lead',
+				color: '#e11',
+				label: 'Hot lead',
+			});
 		});
 
 		it('Create without a label sends none', async () => {
-			const { items, error } = await run({ resource: 'tag', operation: 'create', name: 'cold', color: '#0000ff' });
+			const { items, error } = await run({
+				resource: 'tag',
+				operation: 'create',
+				name: 'cold',
+				color: '#0000ff',
+			});
 			expect(error).toBeUndefined();
-			expect(sim.requestsTo('POST', '/v1/tags').at(-1)!.body).toEqual({ name: 'cold', color: '#0000ff' });
+			expect(sim.requestsTo('POST', '/v1/tags').at(-1)!.body).toEqual({
+				name: 'cold',
+				color: '#0000ff',
+			});
 			expect(sim.org.tags.get(items[0].json.id as string)?.label).toBeUndefined();
 		});
 
@@ -46,7 +69,11 @@ describe('Tag, Comment and Task operations through the engine', () => {
 		it('Delete removes the tag from the organization and from its contacts, and outputs {success, id}', async () => {
 			const [tagId] = [...sim.org.tags.keys()];
 			tagContact(sim.org, firstContactId(), tagId);
-			const { items, error } = await run({ resource: 'tag', operation: 'delete', tagId: byId(tagId) });
+			const { items, error } = await run({
+				resource: 'tag',
+				operation: 'delete',
+				tagId: byId(tagId),
+			});
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json)).toEqual([{ success: true, id: tagId }]);
 			expect(sim.org.tags.has(tagId)).toBe(false);
@@ -73,8 +100,14 @@ describe('Tag, Comment and Task operations through the engine', () => {
 				created_by: 'bruno@example.test',
 			});
 			const stored = sim.org.comments.get(items[0].json.id as string)!;
-			expect(stored).toMatchObject({ contact_id: contactId, content: 'Asked to be called back next week' });
-			expect(stored.created_by).toMatchObject({ email: 'bruno@example.test', id: member('bruno@example.test').id });
+			expect(stored).toMatchObject({
+				contact_id: contactId,
+				content: 'Asked to be called back next week',
+			});
+			expect(stored.created_by).toMatchObject({
+				email: 'bruno@example.test',
+				id: member('bruno@example.test').id,
+			});
 		});
 
 		it('Create by an AUTOMATIZATION sends no author email, even one left in the hidden field', async () => {
@@ -136,25 +169,47 @@ describe('Tag, Comment and Task operations through the engine', () => {
 		});
 
 		it('Create with only a brief sends only the brief', async () => {
-			const { items, error } = await run({ resource: 'task', operation: 'create', brief: 'Send the quote' });
+			const { items, error } = await run({
+				resource: 'task',
+				operation: 'create',
+				brief: 'Send the quote',
+			});
 			expect(error).toBeUndefined();
 			expect(sim.requestsTo('POST', '/v1/tasks').at(-1)!.body).toEqual({ brief: 'Send the quote' });
-			expect(sim.org.tasks.get(items[0].json.id as string)).toMatchObject({ brief: 'Send the quote', status: 'todo' });
+			expect(sim.org.tasks.get(items[0].json.id as string)).toMatchObject({
+				brief: 'Send the quote',
+				status: 'todo',
+			});
 		});
 
 		it('Get outputs the stored task', async () => {
-			const { items, error } = await run({ resource: 'task', operation: 'get', taskId: byId(createdId) });
+			const { items, error } = await run({
+				resource: 'task',
+				operation: 'get',
+				taskId: byId(createdId),
+			});
 			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json)).toEqual([JSON.parse(JSON.stringify(sim.org.tasks.get(createdId)))]);
+			expect(items.map((i) => i.json)).toEqual([
+				JSON.parse(JSON.stringify(sim.org.tasks.get(createdId))),
+			]);
 		});
 
 		it('Get of a task that does not exist fails with a 404 explained', async () => {
-			const { error } = await run({ resource: 'task', operation: 'get', taskId: byId('00000000-0000-4000-8000-000000000000') });
+			const { error } = await run({
+				resource: 'task',
+				operation: 'get',
+				taskId: byId('00000000-0000-4000-8000-000000000000'),
+			});
 			expect(error?.message).toMatch(/Not found in this organization/);
 		});
 
 		it('Get Many filters by status', async () => {
-			const { items, error } = await run({ resource: 'task', operation: 'getAll', returnAll: true, filters: { status: 'todo' } });
+			const { items, error } = await run({
+				resource: 'task',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status: 'todo' },
+			});
 			expect(error).toBeUndefined();
 			expect(sim.requestsTo('GET', '/v1/tasks').at(-1)!.query).toMatchObject({ status: 'todo' });
 			const todo = [...sim.org.tasks.values()].filter((t) => t.status === 'todo');
@@ -163,10 +218,18 @@ describe('Tag, Comment and Task operations through the engine', () => {
 		});
 
 		it('Get Many with Limit returns at most that many, newest first', async () => {
-			const { items, error } = await run({ resource: 'task', operation: 'getAll', returnAll: false, limit: 1 });
+			const { items, error } = await run({
+				resource: 'task',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 1,
+			});
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json.brief)).toEqual(['Send the quote']);
-			expect(sim.requestsTo('GET', '/v1/tasks').at(-1)!.query).toMatchObject({ limit: '1', offset: '0' });
+			expect(sim.requestsTo('GET', '/v1/tasks').at(-1)!.query).toMatchObject({
+				limit: '1',
+				offset: '0',
+			});
 		});
 	});
 });

@@ -8,13 +8,23 @@ import { storedEvents } from '../../simulator';
 describe('Event → Send on the events budgets', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ windowMs: 1000, fractionalSeconds: true, limits: { events: 5, eventsAnonymous: 2 } });
+		sim = await startSimulator({
+			windowMs: 1000,
+			fractionalSeconds: true,
+			limits: { events: 5, eventsAnonymous: 2 },
+		});
 	});
 	afterAll(() => sim.stop());
 	afterEach(() => sim.faults.clear());
 
-	const parameters = { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' };
-	const run = (items: IDataObject[]) => runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
+	const parameters = {
+		resource: 'event',
+		operation: 'send',
+		eventInput: 'json',
+		eventJson: '={{ $json }}',
+	};
+	const run = (items: IDataObject[]) =>
+		runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
 	const tooMany = () => sim.requestsTo('POST', '/v1/events').filter((r) => r.status === 429).length;
 
 	it('loses none and stores none twice of 5,000 rows with IDs, through 429s and a dropped connection', async () => {
@@ -23,15 +33,34 @@ describe('Event → Send on the events budgets', () => {
 			event_id: `budget-${i}`,
 			contact: { email: `budget-${i % 50}@example.com` },
 		}));
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { status: 429, retryAfter: 0.2, body: { statusCode: 429, message: 'Too many requests' } }, times: 3 });
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { drop: true, afterHandling: true } });
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/events',
+			fault: {
+				status: 429,
+				retryAfter: 0.2,
+				body: { statusCode: 429, message: 'Too many requests' },
+			},
+			times: 3,
+		});
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/events',
+			fault: { drop: true, afterHandling: true },
+		});
 		const before = sim.requestsTo('POST', '/v1/events').length;
 
 		const { items, error } = await run(rows);
 
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(5000);
-		expect(items.every((item, i) => ['created', 'duplicate'].includes(item.json.status as string) && item.json.event_id === `budget-${i}`)).toBe(true);
+		expect(
+			items.every(
+				(item, i) =>
+					['created', 'duplicate'].includes(item.json.status as string) &&
+					item.json.event_id === `budget-${i}`,
+			),
+		).toBe(true);
 		const stored = storedEvents(sim.org, { event_name: 'budget_run' });
 		expect(stored).toHaveLength(5000);
 		expect(new Set(stored.map((event) => event.event_id)).size).toBe(5000);
@@ -45,7 +74,13 @@ describe('Event → Send on the events budgets', () => {
 
 	it('paces anonymous batches on the anonymous budget and keeps identified ones off it', async () => {
 		const rows = Array.from({ length: 1000 }, (_, i) =>
-			i % 2 ? { event_name: 'anon_mix', event_id: `anon-${i}`, session_id: `sess-${i}` } : { event_name: 'anon_mix', event_id: `anon-${i}`, contact: { email: `mix-${i % 20}@example.com` } },
+			i % 2
+				? { event_name: 'anon_mix', event_id: `anon-${i}`, session_id: `sess-${i}` }
+				: {
+						event_name: 'anon_mix',
+						event_id: `anon-${i}`,
+						contact: { email: `mix-${i % 20}@example.com` },
+					},
 		);
 		// pacing state lives in one execution: start this one on a fresh window
 		await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -55,10 +90,14 @@ describe('Event → Send on the events budgets', () => {
 		const { items, error } = await run(rows);
 
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.status)).toEqual(rows.map((_, i) => (i % 2 ? 'pending' : 'created')));
+		expect(items.map((item) => item.json.status)).toEqual(
+			rows.map((_, i) => (i % 2 ? 'pending' : 'created')),
+		);
 		const sent = sim.requestsTo('POST', '/v1/events').slice(beforeCount);
 		expect(sent).toHaveLength(10);
-		const anonymousBatches = sent.filter((r) => (r.body as { events: IDataObject[] }).events.every((event) => event.session_id));
+		const anonymousBatches = sent.filter((r) =>
+			(r.body as { events: IDataObject[] }).events.every((event) => event.session_id),
+		);
 		expect(anonymousBatches).toHaveLength(5);
 		expect(tooMany()).toBe(beforeTooMany);
 	}, 60_000);

@@ -1,6 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { checkEvent, eventNameErrors, normalizeEventName } from '../../nodes/VoiceAgentCrm/actions/event/rules';
+import {
+	checkEvent,
+	eventNameErrors,
+	normalizeEventName,
+} from '../../nodes/VoiceAgentCrm/actions/event/rules';
 import { startSimulator, type Simulator } from '../../simulator';
 import { simulatorRequest } from '../../simulator';
 import { normalizeEventName as simulatorNormalize } from '../../simulator';
@@ -66,11 +70,17 @@ describe('Event rules of the node agree with the simulator', () => {
 		['contact not an object', { event_name: 'ok', contact: 'ana@example.com' }],
 		['contact_id not a UUID', { event_name: 'ok', contact: { contact_id: '123' } }],
 		['a phone of 6 digits', { event_name: 'ok', contact: { phone: '(612) 345' } }],
-		['external_id over 200 characters', { event_name: 'ok', contact: { external_id: 'e'.repeat(201) } }],
+		[
+			'external_id over 200 characters',
+			{ event_name: 'ok', contact: { external_id: 'e'.repeat(201) } },
+		],
 		['session_id with a space', { event_name: 'ok', session_id: 'a b' }],
 		['session_id over 200 characters', { event_name: 'ok', session_id: 's'.repeat(201) }],
 		['params not an object', { event_name: 'ok', params: [1, 2], contact }],
-		['params over 32,000 characters', { event_name: 'ok', params: { text: 'p'.repeat(32_000) }, contact }],
+		[
+			'params over 32,000 characters',
+			{ event_name: 'ok', params: { text: 'p'.repeat(32_000) }, contact },
+		],
 		['value not numeric', { event_name: 'ok', value: 'ten', contact }],
 		['currency in lowercase', { event_name: 'ok', currency: 'eur', contact }],
 		['currency of 4 letters', { event_name: 'ok', currency: 'EURO', contact }],
@@ -78,22 +88,37 @@ describe('Event rules of the node agree with the simulator', () => {
 		['group without id', { event_name: 'ok', group: { name: 'Acme' }, contact }],
 		['group.id over 200 characters', { event_name: 'ok', group: { id: 'g'.repeat(201) }, contact }],
 		['no contact and no session', { event_name: 'ok' }],
-		['a contact without identifiers', { event_name: 'ok', contact: { name: 'Ana', country: 'ES' } }],
+		[
+			'a contact without identifiers',
+			{ event_name: 'ok', contact: { name: 'Ana', country: 'ES' } },
+		],
 	];
 
 	/** Events the node sends: the service must not answer them `invalid` or `no_identity`. */
 	const sentByNode: Array<[string, IDataObject]> = [
 		['a plain event', { event_name: 'Order Paid', contact }],
-		['occurred_at with an offset', { event_name: 'ok', occurred_at: '2024-05-01T10:00:00+02:00', contact }],
+		[
+			'occurred_at with an offset',
+			{ event_name: 'ok', occurred_at: '2024-05-01T10:00:00+02:00', contact },
+		],
 		['occurred_at 23 hours ahead', { event_name: 'ok', occurred_at: soon(23), contact }],
 		['exactly 40 characters', { event_name: 'y'.repeat(40), contact }],
-		['params of 31,000 characters', { event_name: 'ok', params: { text: 'p'.repeat(31_000) }, contact }],
+		[
+			'params of 31,000 characters',
+			{ event_name: 'ok', params: { text: 'p'.repeat(31_000) }, contact },
+		],
 		['a numeric string value', { event_name: 'ok', value: '19.90', currency: 'EUR', contact }],
 		['an event_id with edge spaces', { event_name: 'ok', event_id: '  edge-1  ', contact }],
 		['a phone of 7 digits', { event_name: 'ok', contact: { phone: '612-3456' } }],
 		['only a session', { event_name: 'ok', session_id: 'sess-rules' }],
-		['only an external_id', { event_name: 'ok', contact: { external_id: 'ext-rules' }, create_contact: false }],
-		['a company', { event_name: 'ok', group: { id: 'co-1', name: 'Acme', properties: { size: 5 } }, contact }],
+		[
+			'only an external_id',
+			{ event_name: 'ok', contact: { external_id: 'ext-rules' }, create_contact: false },
+		],
+		[
+			'a company',
+			{ event_name: 'ok', group: { id: 'co-1', name: 'Acme', properties: { size: 5 } }, contact },
+		],
 	];
 
 	async function serviceAnswer(event: IDataObject): Promise<IDataObject> {
@@ -111,7 +136,9 @@ describe('Event rules of the node agree with the simulator', () => {
 		expect(verdict.result.reason).toBe(service.reason);
 		expect(verdict.result.event_name).toBe(service.event_name);
 		expect(verdict.result.original_event_name).toBe(service.original_event_name);
-		expect(verdict.result.errors?.length ?? 0).toBe((service.errors as string[] | undefined)?.length ?? 0);
+		expect(verdict.result.errors?.length ?? 0).toBe(
+			(service.errors as string[] | undefined)?.length ?? 0,
+		);
 	});
 
 	it.each(sentByNode)('sends %s, and the service accepts it', async (_, event) => {

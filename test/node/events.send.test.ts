@@ -24,7 +24,13 @@ const MAPPED_AUTOMATICALLY: INodeParameters = {
 	resource: 'event',
 	operation: 'send',
 	eventInput: 'autoMapInputData',
-	columnNames: { eventName: 'name', eventId: 'id', occurredAt: 'at', sessionId: 'session', createContact: 'create' },
+	columnNames: {
+		eventName: 'name',
+		eventId: 'id',
+		occurredAt: 'at',
+		sessionId: 'session',
+		createContact: 'create',
+	},
 };
 
 /** Event → Send through the engine, against a simulator whose events budget does not limit; every test in both mapping modes. */
@@ -34,24 +40,46 @@ describe.each([
 ])('Event → Send, %s', (_mode, fields) => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 } });
+		sim = await startSimulator({
+			limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 },
+		});
 	});
 	afterAll(() => sim.stop());
-	const asJson: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' };
+	const asJson: INodeParameters = {
+		resource: 'event',
+		operation: 'send',
+		eventInput: 'json',
+		eventJson: '={{ $json }}',
+	};
 
-	function run(items: IDataObject[], parameters: INodeParameters = fields, extra: Partial<RunNodeOptions> = {}) {
-		return runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items, ...extra });
+	function run(
+		items: IDataObject[],
+		parameters: INodeParameters = fields,
+		extra: Partial<RunNodeOptions> = {},
+	) {
+		return runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters,
+			items,
+			...extra,
+		});
 	}
 	const posts = () => sim.requestsTo('POST', '/v1/events').length;
 	const statuses = (items: Array<{ json: IDataObject }>) => items.map((item) => item.json.status);
 
 	it('packs 250 rows into 3 requests and answers each row on its own item, in order, paired', async () => {
 		const before = posts();
-		const rows = Array.from({ length: 250 }, (_, i) => ({ name: 'Purchase Completed', email: `p250-${i}@example.com` }));
+		const rows = Array.from({ length: 250 }, (_, i) => ({
+			name: 'Purchase Completed',
+			email: `p250-${i}@example.com`,
+		}));
 		const { items, error } = await run(rows);
 		expect(error).toBeUndefined();
 		expect(posts() - before).toBe(3);
-		const sizes = sim.requestsTo('POST', '/v1/events').slice(-3).map((r) => (r.body as { events: unknown[] }).events.length);
+		const sizes = sim
+			.requestsTo('POST', '/v1/events')
+			.slice(-3)
+			.map((r) => (r.body as { events: unknown[] }).events.length);
 		expect(sizes).toEqual([100, 100, 50]);
 		expect(items).toHaveLength(250);
 		items.forEach((item, i) => {
@@ -64,7 +92,8 @@ describe.each([
 			});
 		});
 		// the contact of row i is the one created from row i's email
-		const contactOf = (i: number) => sim.org.contacts.get((items[i].json.contact as IDataObject).id as string);
+		const contactOf = (i: number) =>
+			sim.org.contacts.get((items[i].json.contact as IDataObject).id as string);
 		expect(contactOf(7)?.email).toBe('p250-7@example.com');
 		expect(contactOf(249)?.email).toBe('p250-249@example.com');
 	});
@@ -72,12 +101,20 @@ describe.each([
 	it('packs 10,000 rows into exactly 100 requests', async () => {
 		const [contact] = sim.org.contacts.values();
 		const before = posts();
-		const rows = Array.from({ length: 10_000 }, (_, i) => ({ event_name: 'page_view', event_id: `tenk-${i}`, contact: { contact_id: contact.id } }));
+		const rows = Array.from({ length: 10_000 }, (_, i) => ({
+			event_name: 'page_view',
+			event_id: `tenk-${i}`,
+			contact: { contact_id: contact.id },
+		}));
 		const { items, error } = await run(rows, asJson);
 		expect(error).toBeUndefined();
 		expect(posts() - before).toBe(100);
 		expect(items).toHaveLength(10_000);
-		expect(items.every((item, i) => item.json.status === 'created' && item.json.event_id === `tenk-${i}`)).toBe(true);
+		expect(
+			items.every(
+				(item, i) => item.json.status === 'created' && item.json.event_id === `tenk-${i}`,
+			),
+		).toBe(true);
 		expect(storedEvents(sim.org, { event_name: 'page_view' })).toHaveLength(10_000);
 	}, 120_000);
 
@@ -101,7 +138,12 @@ describe.each([
 		expect(error).toBeUndefined();
 		// the 7 rows the node could not answer itself: 6 identified in one request, the anonymous one in its own
 		expect(posts() - before).toBe(2);
-		expect(sim.requestsTo('POST', '/v1/events').slice(-2).map((r) => (r.body as { events: unknown[] }).events.length)).toEqual([6, 1]);
+		expect(
+			sim
+				.requestsTo('POST', '/v1/events')
+				.slice(-2)
+				.map((r) => (r.body as { events: unknown[] }).events.length),
+		).toEqual([6, 1]);
 		expect(items.map((item) => [item.json.status, item.json.reason])).toEqual([
 			['created', undefined],
 			['pending', undefined],
@@ -122,7 +164,11 @@ describe.each([
 	});
 
 	it('answers unresolved contact_limit_reached, rejected anonymous_daily_limit and rejected event_name_limit', async () => {
-		const saved = { quota: sim.org.contactQuota, anonymous: sim.org.anonymousDailyCap, names: sim.org.eventNameCap };
+		const saved = {
+			quota: sim.org.contactQuota,
+			anonymous: sim.org.anonymousDailyCap,
+			names: sim.org.eventNameCap,
+		};
 		sim.org.contactQuota = sim.org.contacts.size;
 		sim.org.anonymousDailyCap = 0;
 		sim.org.eventNameCap = sim.org.eventNames.size;
@@ -138,7 +184,11 @@ describe.each([
 				['rejected', 'event_name_limit'],
 			]);
 		} finally {
-			Object.assign(sim.org, { contactQuota: saved.quota, anonymousDailyCap: saved.anonymous, eventNameCap: saved.names });
+			Object.assign(sim.org, {
+				contactQuota: saved.quota,
+				anonymousDailyCap: saved.anonymous,
+				eventNameCap: saved.names,
+			});
 		}
 	});
 
@@ -154,12 +204,17 @@ describe.each([
 		expect(stored).toBe(1000);
 		const again = await run(rows);
 		expect(statuses(again.items)).toEqual(rows.map(() => 'duplicate'));
-		expect(again.items.map((item) => item.json.event_id)).toEqual(first.items.map((item) => item.json.event_id));
+		expect(again.items.map((item) => item.json.event_id)).toEqual(
+			first.items.map((item) => item.json.event_id),
+		);
 		expect(storedEvents(sim.org, { event_name: 'invoice_paid' })).toHaveLength(stored);
 	}, 60_000);
 
 	it('derives no ID for rows without a time by default, and one with "Always"', async () => {
-		const rows = [{ name: 'Coffee Bought', email: 'twice@example.com' }, { name: 'Coffee Bought', email: 'twice@example.com' }];
+		const rows = [
+			{ name: 'Coffee Bought', email: 'twice@example.com' },
+			{ name: 'Coffee Bought', email: 'twice@example.com' },
+		];
 		const safe = await run(rows);
 		expect(statuses(safe.items)).toEqual(['created', 'created']);
 		expect(safe.items.map((item) => item.json.event_id)).toEqual([null, null]);
@@ -168,24 +223,47 @@ describe.each([
 	});
 
 	it('lets a given event ID win over a derived one', async () => {
-		const { items } = await run([{ name: 'Order Paid', email: 'own-id@example.com', id: '  order-own-1 ', at: '2024-03-01T10:00:00Z' }]);
+		const { items } = await run([
+			{
+				name: 'Order Paid',
+				email: 'own-id@example.com',
+				id: '  order-own-1 ',
+				at: '2024-03-01T10:00:00Z',
+			},
+		]);
 		expect(items[0].json).toMatchObject({ status: 'created', event_id: 'order-own-1' });
 	});
 
 	it('sends a whole event object given as JSON', async () => {
-		const event = { event_name: 'cart_abandoned', event_id: 'json-1', contact: { email: 'json@example.com', name: 'Jo' }, params: { items: 2 }, value: 10, currency: 'USD' };
+		const event = {
+			event_name: 'cart_abandoned',
+			event_id: 'json-1',
+			contact: { email: 'json@example.com', name: 'Jo' },
+			params: { items: 2 },
+			value: 10,
+			currency: 'USD',
+		};
 		const { items } = await run([event], asJson);
-		expect(items[0].json).toMatchObject({ status: 'created', event_id: 'json-1', event_name: 'cart_abandoned' });
+		expect(items[0].json).toMatchObject({
+			status: 'created',
+			event_id: 'json-1',
+			event_name: 'cart_abandoned',
+		});
 		expect(items[0].json).not.toHaveProperty('original_event_name');
-		expect((sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0]).toEqual(event);
+		expect(
+			(sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0],
+		).toEqual(event);
 	});
 
 	it('fails the run before any request when a row cannot be read, naming the item and the field', async () => {
 		const before = posts();
-		const { error, items } = await run([{ e: { event_name: 'ok', contact: { email: 'a@example.com' } } }, { e: '{not json' }], {
-			...asJson,
-			eventJson: '={{ $json.e }}',
-		});
+		const { error, items } = await run(
+			[{ e: { event_name: 'ok', contact: { email: 'a@example.com' } } }, { e: '{not json' }],
+			{
+				...asJson,
+				eventJson: '={{ $json.e }}',
+			},
+		);
 		expect(items).toHaveLength(0);
 		expect(error?.message).toMatch(/^Item 1: Event \(JSON\): must be an event object/);
 		expect(posts()).toBe(before);
@@ -193,12 +271,20 @@ describe.each([
 
 	it('with Continue On Fail, an unreadable row becomes its own error item and the others are sent', async () => {
 		const { error, items } = await run(
-			[{ e: { event_name: 'cof_ok', contact: { email: 'cof@example.com' } } }, { e: [1, 2] }, { e: { event_name: 'cof_ok', contact: { email: 'cof@example.com' } } }],
+			[
+				{ e: { event_name: 'cof_ok', contact: { email: 'cof@example.com' } } },
+				{ e: [1, 2] },
+				{ e: { event_name: 'cof_ok', contact: { email: 'cof@example.com' } } },
+			],
 			{ ...asJson, eventJson: '={{ $json.e }}' },
 			{ continueOnFail: true },
 		);
 		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.status ?? 'error')).toEqual(['created', 'error', 'created']);
+		expect(items.map((item) => item.json.status ?? 'error')).toEqual([
+			'created',
+			'error',
+			'created',
+		]);
 		expect(items[1].json.error).toMatch(/^Item 1: Event \(JSON\)/);
 		expect(items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 	});
@@ -242,14 +328,21 @@ describe.each([
 describe('Event → Send, mapping', () => {
 	let sim: Simulator;
 	beforeAll(async () => {
-		sim = await startSimulator({ limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 } });
+		sim = await startSimulator({
+			limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 },
+		});
 	});
 	afterAll(() => sim.stop());
 
 	function run(items: IDataObject[], parameters: INodeParameters) {
-		return runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
+		return runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters,
+			items,
+		});
 	}
-	const lastSent = () => (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events;
+	const lastSent = () =>
+		(sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events;
 	/** The event of the tests that map every part: "Plan Upgraded" at 10:00 without a zone, with params, value and company. */
 	const fullEvent = (eventId: string, contact: IDataObject, sessionId: string) => ({
 		event_name: 'Plan Upgraded',
@@ -272,7 +365,12 @@ describe('Event → Send, mapping', () => {
 			eventName: 'Plan Upgraded',
 			contactEmail: 'mapped@example.com',
 			paramsInput: 'keyValue',
-			params: { param: [{ key: 'plan', value: '={{ $json.plan }}' }, { key: 'seats', value: '={{ $json.seats }}' }] },
+			params: {
+				param: [
+					{ key: 'plan', value: '={{ $json.plan }}' },
+					{ key: 'seats', value: '={{ $json.seats }}' },
+				],
+			},
 			additionalFields: {
 				eventId: 'mapped-1',
 				occurredAt: '2024-05-01 10:00:00',
@@ -290,15 +388,37 @@ describe('Event → Send, mapping', () => {
 		};
 		const { items, error } = await run([{ plan: 'pro', seats: 3, amount: '19.90' }], parameters);
 		expect(error).toBeUndefined();
-		expect(items[0].json).toMatchObject({ status: 'created', contact: { id: contact.id, matched_by: 'contact_id' } });
-		const sent = (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0];
+		expect(items[0].json).toMatchObject({
+			status: 'created',
+			contact: { id: contact.id, matched_by: 'contact_id' },
+		});
+		const sent = (sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] })
+			.events[0];
 		expect(sent).toEqual(
-			fullEvent('mapped-1', { contact_id: contact.id, external_id: 'crm-1', email: 'mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-mapped'),
+			fullEvent(
+				'mapped-1',
+				{
+					contact_id: contact.id,
+					external_id: 'crm-1',
+					email: 'mapped@example.com',
+					name: 'Ana',
+					country: 'ES',
+				},
+				'sess-mapped',
+			),
 		);
 
-		const json = await run([{}], { ...parameters, paramsInput: 'json', paramsJson: '{"plan": "team", "items": [1, 2]}', additionalFields: { eventId: 'mapped-2' } });
+		const json = await run([{}], {
+			...parameters,
+			paramsInput: 'json',
+			paramsJson: '{"plan": "team", "items": [1, 2]}',
+			additionalFields: { eventId: 'mapped-2' },
+		});
 		expect(json.items[0].json.status).toBe('created');
-		expect((sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0].params).toEqual({ plan: 'team', items: [1, 2] });
+		expect(
+			(sim.requestsTo('POST', '/v1/events').at(-1)!.body as { events: IDataObject[] }).events[0]
+				.params,
+		).toEqual({ plan: 'team', items: [1, 2] });
 	});
 
 	it('maps field by field: a dragged field, a bracketed name and a computed expression each give what n8n computes', async () => {
@@ -312,14 +432,29 @@ describe('Event → Send, mapping', () => {
 				operation: 'send',
 				eventName: '={{ $json["Event Name"] }}',
 				contactEmail: '={{ $json.contact.email.toLowerCase() }}',
-				additionalFields: { value: '={{ $json.amount }}', currency: 'eur', eventId: '={{ "demo-" + $itemIndex }}' },
+				additionalFields: {
+					value: '={{ $json.amount }}',
+					currency: 'eur',
+					eventId: '={{ "demo-" + $itemIndex }}',
+				},
 			},
 		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.status)).toEqual(['created', 'created']);
 		expect(lastSent()).toEqual([
-			{ event_name: 'Demo Booked', event_id: 'demo-0', contact: { email: 'mixed.case@example.com' }, value: 12, currency: 'EUR' },
-			{ event_name: 'Demo Booked', event_id: 'demo-1', contact: { email: 'other@example.com' }, currency: 'EUR' },
+			{
+				event_name: 'Demo Booked',
+				event_id: 'demo-0',
+				contact: { email: 'mixed.case@example.com' },
+				value: 12,
+				currency: 'EUR',
+			},
+			{
+				event_name: 'Demo Booked',
+				event_id: 'demo-1',
+				contact: { email: 'other@example.com' },
+				currency: 'EUR',
+			},
 		]);
 	});
 
@@ -342,28 +477,68 @@ describe('Event → Send, mapping', () => {
 				group: { id: 'acme-1', name: 'Acme', properties: { industry: 'retail' } },
 				unrelated: 'not sent',
 			},
-			{ event_name: 'form_sent', event_id: 'auto-2', contact: { email: 'auto-nested@example.com', phone: 34600000123 }, create_contact: false },
+			{
+				event_name: 'form_sent',
+				event_id: 'auto-2',
+				contact: { email: 'auto-nested@example.com', phone: 34600000123 },
+				create_contact: false,
+			},
 		];
-		const { items, error } = await run(rows, { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' });
-		expect(error).toBeUndefined();
-		expect(items.map((item) => item.json.status)).toEqual(['created', 'unresolved']);
-		expect(lastSent()).toEqual([
-			fullEvent('auto-1', { contact_id: contact.id, external_id: '1234', email: 'auto-mapped@example.com', name: 'Ana', country: 'ES' }, 'sess-auto'),
-			{ event_name: 'form_sent', event_id: 'auto-2', contact: { email: 'auto-nested@example.com', phone: '34600000123' }, create_contact: false },
-		]);
-	});
-
-	it('maps automatically from the user\'s own field names, and a field named for one part is not read for another', async () => {
-		const { items, error } = await run([{ Event: 'Trial Started', Email: 'own-names@example.com', name: 'Trial Started', Amount: 5 }], {
+		const { items, error } = await run(rows, {
 			resource: 'event',
 			operation: 'send',
 			eventInput: 'autoMapInputData',
-			columnNames: { eventName: 'Event', email: 'Email', value: 'Amount', contactName: 'Event' },
 		});
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.status)).toEqual(['created', 'unresolved']);
+		expect(lastSent()).toEqual([
+			fullEvent(
+				'auto-1',
+				{
+					contact_id: contact.id,
+					external_id: '1234',
+					email: 'auto-mapped@example.com',
+					name: 'Ana',
+					country: 'ES',
+				},
+				'sess-auto',
+			),
+			{
+				event_name: 'form_sent',
+				event_id: 'auto-2',
+				contact: { email: 'auto-nested@example.com', phone: '34600000123' },
+				create_contact: false,
+			},
+		]);
+	});
+
+	it("maps automatically from the user's own field names, and a field named for one part is not read for another", async () => {
+		const { items, error } = await run(
+			[
+				{
+					Event: 'Trial Started',
+					Email: 'own-names@example.com',
+					name: 'Trial Started',
+					Amount: 5,
+				},
+			],
+			{
+				resource: 'event',
+				operation: 'send',
+				eventInput: 'autoMapInputData',
+				columnNames: { eventName: 'Event', email: 'Email', value: 'Amount', contactName: 'Event' },
+			},
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json.status).toBe('created');
 		// "name" is no longer the contact's name: Contact Name Field says "Event"
-		expect(lastSent()).toEqual([{ event_name: 'Trial Started', contact: { email: 'own-names@example.com', name: 'Trial Started' }, value: 5 }]);
+		expect(lastSent()).toEqual([
+			{
+				event_name: 'Trial Started',
+				contact: { email: 'own-names@example.com', name: 'Trial Started' },
+				value: 5,
+			},
+		]);
 	});
 
 	it('maps automatically: a row the node cannot use is answered on its own item, naming the field, without a request', async () => {
@@ -377,121 +552,190 @@ describe('Event → Send, mapping', () => {
 		);
 		expect(error).toBeUndefined();
 		expect(sim.requestsTo('POST', '/v1/events').length).toBe(before);
-		expect(items[0].json).toMatchObject({ status: 'invalid', errors: ['event_name is required and must be a string'] });
-		expect(items[1].json).toMatchObject({ status: 'invalid', errors: ['params must be an object'] });
+		expect(items[0].json).toMatchObject({
+			status: 'invalid',
+			errors: ['event_name is required and must be a string'],
+		});
+		expect(items[1].json).toMatchObject({
+			status: 'invalid',
+			errors: ['params must be an object'],
+		});
 	});
 });
 
 describe.each([
 	['JSON', { resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' }],
-	['mapped automatically', { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' }],
-] as Array<[string, INodeParameters]>)('Event → Send when the service fails, %s', (_mode, asJson) => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
-	});
-	afterAll(() => sim.stop());
-	afterEach(() => sim.faults.clear());
-
-	const rows = (prefix: string, count: number, withIds: boolean) =>
-		Array.from({ length: count }, (_, i) => ({
-			event_name: 'fault_test',
-			...(withIds ? { event_id: `${prefix}-${i}` } : {}),
-			contact: { email: `${prefix}-${i}@example.com` },
-		}));
-	const posts = () => sim.requestsTo('POST', '/v1/events').length;
-
-	it('stops the run with one clear error when the events add-on is off', async () => {
-		const before = posts();
-		const { error, items } = await runNode({
-			credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
-			parameters: asJson,
-			items: rows('addon', 250, true),
+	[
+		'mapped automatically',
+		{ resource: 'event', operation: 'send', eventInput: 'autoMapInputData' },
+	],
+] as Array<[string, INodeParameters]>)(
+	'Event → Send when the service fails, %s',
+	(_mode, asJson) => {
+		let sim: Simulator;
+		beforeAll(async () => {
+			sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
 		});
-		expect(items).toHaveLength(0);
-		expect(error?.message).toContain('The events add-on is not enabled for this organization');
-		expect(posts() - before).toBe(1);
-	});
+		afterAll(() => sim.stop());
+		afterEach(() => sim.faults.clear());
 
-	it('with Continue On Fail, the add-on being off makes every row an error item and sends nothing more', async () => {
-		const before = posts();
-		const { error, items } = await runNode({
-			credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
-			parameters: asJson,
-			items: [...rows('addon-cof', 250, true), { event_name: '1 bad' }],
-			continueOnFail: true,
+		const rows = (prefix: string, count: number, withIds: boolean) =>
+			Array.from({ length: count }, (_, i) => ({
+				event_name: 'fault_test',
+				...(withIds ? { event_id: `${prefix}-${i}` } : {}),
+				contact: { email: `${prefix}-${i}@example.com` },
+			}));
+		const posts = () => sim.requestsTo('POST', '/v1/events').length;
+
+		it('stops the run with one clear error when the events add-on is off', async () => {
+			const before = posts();
+			const { error, items } = await runNode({
+				credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
+				parameters: asJson,
+				items: rows('addon', 250, true),
+			});
+			expect(items).toHaveLength(0);
+			expect(error?.message).toContain('The events add-on is not enabled for this organization');
+			expect(posts() - before).toBe(1);
 		});
-		expect(error).toBeUndefined();
-		expect(posts() - before).toBe(1);
-		expect(items).toHaveLength(251);
-		expect(items.slice(0, 250).every((item) => /events add-on is not enabled/.test(String(item.json.error)))).toBe(true);
-		// a row the node answered itself keeps its answer
-		expect(items[250].json.status).toBe('invalid');
-	});
 
-	it('repeats a batch whose connection dropped after it was stored, when every event has an ID: nothing stored twice', async () => {
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { drop: true, afterHandling: true } });
-		const { error, items } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: asJson, items: rows('drop', 150, true) });
-		expect(error).toBeUndefined();
-		expect(items.slice(0, 100).every((item) => item.json.status === 'duplicate')).toBe(true);
-		expect(items.slice(100).every((item) => item.json.status === 'created')).toBe(true);
-		expect(storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) => e.event_id?.startsWith('drop-'))).toHaveLength(150);
-	});
+		it('with Continue On Fail, the add-on being off makes every row an error item and sends nothing more', async () => {
+			const before = posts();
+			const { error, items } = await runNode({
+				credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
+				parameters: asJson,
+				items: [...rows('addon-cof', 250, true), { event_name: '1 bad' }],
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(posts() - before).toBe(1);
+			expect(items).toHaveLength(251);
+			expect(
+				items
+					.slice(0, 250)
+					.every((item) => /events add-on is not enabled/.test(String(item.json.error))),
+			).toBe(true);
+			// a row the node answered itself keeps its answer
+			expect(items[250].json.status).toBe('invalid');
+		});
 
-	it.each([
-		['a 500 after the batch was stored', '500', { status: 500, afterHandling: true }],
-		['the answer lost after the batch was stored', 'drop', { drop: true, afterHandling: true }],
-		// the request's timeout lowered to 1.5 s for this case; the answer comes 5 s after the batch was stored
-		['a timeout after the batch was stored', 'timeout', { delayMs: 5000, afterHandling: true }],
-	])('after %s, the repeat\'s duplicates say this run or an earlier one stored them, and the summary counts no creation', async (_fault, tag, fault) => {
-		const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
-		const savedTimeout = RETRY_LIMITS.timeoutMs;
-		if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
-		const repeated = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
-			items,
-		}).finally(() => (RETRY_LIMITS.timeoutMs = savedTimeout));
-		expect(repeated.error).toBeUndefined();
-		// the first attempt stored the 3 events and created their 3 contacts; the repeat stored nothing
-		const stored = storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) => items.some((row) => row.event_id === e.event_id));
-		expect(stored).toHaveLength(3);
-		expect(repeated.items.slice(0, 3).map((item) => [item.json.status, item.json.stored_by])).toEqual(
-			Array(3).fill(['duplicate', 'this_run_or_an_earlier_run']),
+		it('repeats a batch whose connection dropped after it was stored, when every event has an ID: nothing stored twice', async () => {
+			sim.faults.inject({
+				method: 'POST',
+				path: '/v1/events',
+				fault: { drop: true, afterHandling: true },
+			});
+			const { error, items } = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: asJson,
+				items: rows('drop', 150, true),
+			});
+			expect(error).toBeUndefined();
+			expect(items.slice(0, 100).every((item) => item.json.status === 'duplicate')).toBe(true);
+			expect(items.slice(100).every((item) => item.json.status === 'created')).toBe(true);
+			expect(
+				storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) =>
+					e.event_id?.startsWith('drop-'),
+				),
+			).toHaveLength(150);
+		});
+
+		it.each([
+			['a 500 after the batch was stored', '500', { status: 500, afterHandling: true }],
+			['the answer lost after the batch was stored', 'drop', { drop: true, afterHandling: true }],
+			// the request's timeout lowered to 1.5 s for this case; the answer comes 5 s after the batch was stored
+			['a timeout after the batch was stored', 'timeout', { delayMs: 5000, afterHandling: true }],
+		])(
+			"after %s, the repeat's duplicates say this run or an earlier one stored them, and the summary counts no creation",
+			async (_fault, tag, fault) => {
+				const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
+				sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
+				const savedTimeout = RETRY_LIMITS.timeoutMs;
+				if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
+				const repeated = await runNode({
+					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
+					items,
+				}).finally(() => (RETRY_LIMITS.timeoutMs = savedTimeout));
+				expect(repeated.error).toBeUndefined();
+				// the first attempt stored the 3 events and created their 3 contacts; the repeat stored nothing
+				const stored = storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) =>
+					items.some((row) => row.event_id === e.event_id),
+				);
+				expect(stored).toHaveLength(3);
+				expect(
+					repeated.items.slice(0, 3).map((item) => [item.json.status, item.json.stored_by]),
+				).toEqual(Array(3).fill(['duplicate', 'this_run_or_an_earlier_run']));
+				expect(repeated.items[0].json.note).toContain(
+					"this run's first attempt or by an earlier run",
+				);
+				expect(repeated.items[3].json.summary).toMatchObject({
+					created: 0,
+					duplicate: 0,
+					stored_this_run_or_earlier: 3,
+					contacts_created: 0,
+					requests: 1,
+				});
+
+				// an earlier run's events, sent again without a fault: plain duplicates, counted as such
+				const again = await runNode({
+					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
+					items,
+				});
+				expect(
+					again.items
+						.slice(0, 3)
+						.every((item) => item.json.status === 'duplicate' && !('stored_by' in item.json)),
+				).toBe(true);
+				expect(again.items[3].json.summary).toMatchObject({
+					created: 0,
+					duplicate: 3,
+					stored_this_run_or_earlier: 0,
+				});
+			},
 		);
-		expect(repeated.items[0].json.note).toContain("this run's first attempt or by an earlier run");
-		expect(repeated.items[3].json.summary).toMatchObject({ created: 0, duplicate: 0, stored_this_run_or_earlier: 3, contacts_created: 0, requests: 1 });
 
-		// an earlier run's events, sent again without a fault: plain duplicates, counted as such
-		const again = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
-			items,
+		it('does not repeat a batch without IDs after a 5xx; its rows fail, the next batch goes on', async () => {
+			sim.faults.inject({
+				method: 'POST',
+				path: '/v1/events',
+				fault: { status: 500, afterHandling: true },
+			});
+			const before = posts();
+			const { error, items } = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: { ...asJson, options: { deriveEventIds: 'never' } },
+				items: rows('noid', 150, false),
+				continueOnFail: true,
+			});
+			expect(error).toBeUndefined();
+			expect(posts() - before).toBe(2);
+			expect(
+				items
+					.slice(0, 100)
+					.every((item) =>
+						/was not repeated because some events have no event ID/.test(
+							String(item.json.description),
+						),
+					),
+			).toBe(true);
+			expect(items.slice(100).every((item) => item.json.status === 'created')).toBe(true);
 		});
-		expect(again.items.slice(0, 3).every((item) => item.json.status === 'duplicate' && !('stored_by' in item.json))).toBe(true);
-		expect(again.items[3].json.summary).toMatchObject({ created: 0, duplicate: 3, stored_this_run_or_earlier: 0 });
-	});
 
-	it('does not repeat a batch without IDs after a 5xx; its rows fail, the next batch goes on', async () => {
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { status: 500, afterHandling: true } });
-		const before = posts();
-		const { error, items } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { ...asJson, options: { deriveEventIds: 'never' } },
-			items: rows('noid', 150, false),
-			continueOnFail: true,
+		it('without Continue On Fail, a failed batch stops the run and says what was stored before it', async () => {
+			sim.faults.inject({
+				method: 'POST',
+				path: '/v1/events',
+				fault: { status: 400, body: { statusCode: 400, message: 'bad batch' } },
+			});
+			const ok = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: asJson,
+				items: rows('stop', 150, true),
+			});
+			expect(ok.error?.message).toContain('HTTP 400');
+			expect(ok.error?.description).toContain('The failed request held items 0 to 99');
 		});
-		expect(error).toBeUndefined();
-		expect(posts() - before).toBe(2);
-		expect(items.slice(0, 100).every((item) => /was not repeated because some events have no event ID/.test(String(item.json.description)))).toBe(true);
-		expect(items.slice(100).every((item) => item.json.status === 'created')).toBe(true);
-	});
-
-	it('without Continue On Fail, a failed batch stops the run and says what was stored before it', async () => {
-		sim.faults.inject({ method: 'POST', path: '/v1/events', fault: { status: 400, body: { statusCode: 400, message: 'bad batch' } } });
-		const ok = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: asJson, items: rows('stop', 150, true) });
-		expect(ok.error?.message).toContain('HTTP 400');
-		expect(ok.error?.description).toContain('The failed request held items 0 to 99');
-	});
-});
+	},
+);

@@ -8,22 +8,52 @@ import { ENDPOINTS } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 
 /** What a user meets first in the editor: the operation list, its words, and the canvas subtitle. */
 
-const OPERATIONS = RESOURCES.flatMap((resource) => resource.operations.map((operation) => ({ resource, operation, key: `${resource.option.value}.${operation.option.value}` })));
+const OPERATIONS = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({
+		resource,
+		operation,
+		key: `${resource.option.value}.${operation.option.value}`,
+	})),
+);
 
 describe('The operation list', () => {
 	it('has one-sentence operation descriptions of at most 120 characters, and every list operation has the value getAll, shown "Get Many"', () => {
 		// one sentence: no full stop followed by a new sentence ("e.g. +1…" is not one)
-		const tooLong = OPERATIONS.filter(({ operation }) => (operation.option.description ?? '').length > 120 || /[.!?]\s+[A-Z]/.test(operation.option.description ?? ''));
+		const tooLong = OPERATIONS.filter(
+			({ operation }) =>
+				(operation.option.description ?? '').length > 120 ||
+				/[.!?]\s+[A-Z]/.test(operation.option.description ?? ''),
+		);
 		expect(tooLong.map(({ key }) => key)).toEqual([]);
 		// a list operation reads the resource's own collection: a GET without path parameter (List Voices lists voices, not agents; Get Templates lists a channel's templates, by its channel)
-		const lists = OPERATIONS.filter(({ operation }) => ENDPOINTS[operation.endpoint].method === 'GET' && !ENDPOINTS[operation.endpoint].path.includes('{') && !['listVoices', 'listTemplates'].includes(operation.endpoint));
-		expect(lists.map(({ operation }) => `${operation.option.value} "${operation.option.name}"`)).toEqual(lists.map(() => 'getAll "Get Many"'));
-		expect(lists.map(({ resource }) => resource.option.value)).toEqual(['call', 'agent', 'phoneNumber', 'contact', 'tag', 'task', 'channel', 'thread']);
-		expect(OPERATIONS.filter(({ operation }) => operation.option.value === 'getAll')).toHaveLength(lists.length);
+		const lists = OPERATIONS.filter(
+			({ operation }) =>
+				ENDPOINTS[operation.endpoint].method === 'GET' &&
+				!ENDPOINTS[operation.endpoint].path.includes('{') &&
+				!['listVoices', 'listTemplates'].includes(operation.endpoint),
+		);
+		expect(
+			lists.map(({ operation }) => `${operation.option.value} "${operation.option.name}"`),
+		).toEqual(lists.map(() => 'getAll "Get Many"'));
+		expect(lists.map(({ resource }) => resource.option.value)).toEqual([
+			'call',
+			'agent',
+			'phoneNumber',
+			'contact',
+			'tag',
+			'task',
+			'channel',
+			'thread',
+		]);
+		expect(OPERATIONS.filter(({ operation }) => operation.option.value === 'getAll')).toHaveLength(
+			lists.length,
+		);
 	});
 
 	it('defaults each resource to its operation that creates and can run first, or else to reading', () => {
-		const defaults = Object.fromEntries(RESOURCES.map((resource) => [resource.option.value, resource.defaultOperation]));
+		const defaults = Object.fromEntries(
+			RESOURCES.map((resource) => [resource.option.value, resource.defaultOperation]),
+		);
 		expect(defaults).toEqual({
 			call: 'placePhoneCall',
 			agent: 'create',
@@ -38,24 +68,37 @@ describe('The operation list', () => {
 			message: 'get',
 			whatsapp: 'sendTemplate',
 		});
-		for (const resource of RESOURCES) expect(resource.operations.map((op) => op.option.value)).toContain(resource.defaultOperation);
+		for (const resource of RESOURCES)
+			expect(resource.operations.map((op) => op.option.value)).toContain(resource.defaultOperation);
 	});
 
 	it('shows a subtitle a person reads on the canvas ("Call: Place AI Call")', () => {
 		const subtitle = new VoiceAgentCrm().description.subtitle!;
 		const expression = /^=\{\{([\s\S]*)\}\}$/.exec(subtitle)![1];
 		// eslint-disable-next-line @typescript-eslint/no-implied-eval
-		const evaluate = new Function('$parameter', `return ${expression}`) as ($parameter: INodeParameters) => string;
+		const evaluate = new Function('$parameter', `return ${expression}`) as (
+			$parameter: INodeParameters,
+		) => string;
 		expect(evaluate({ resource: 'call', operation: 'placePhoneCall' })).toBe('Call: Place AI Call');
-		expect(evaluate({ resource: 'whatsapp', operation: 'sendTemplate' })).toBe('WhatsApp (WABA): Send Template');
+		expect(evaluate({ resource: 'whatsapp', operation: 'sendTemplate' })).toBe(
+			'WhatsApp (WABA): Send Template',
+		);
 		for (const { resource, operation } of OPERATIONS) {
-			expect(evaluate({ resource: resource.option.value, operation: operation.option.value })).toBe(`${resource.option.name}: ${operation.option.name}`);
+			expect(evaluate({ resource: resource.option.value, operation: operation.option.value })).toBe(
+				`${resource.option.name}: ${operation.option.name}`,
+			);
 		}
 	});
 
-	it('lists Wait for Outcome in the order of the wait: Don\'t Wait, Until the Call Ends, Until Its Analysis Is Ready', () => {
-		const waitFor = new VoiceAgentCrm().description.properties.find((p) => p.name === 'waitFor') as INodeProperties;
-		expect((waitFor.options as INodePropertyOptions[]).map((o) => o.name)).toEqual(["Don't Wait", 'Until the Call Ends', 'Until Its Analysis Is Ready']);
+	it("lists Wait for Outcome in the order of the wait: Don't Wait, Until the Call Ends, Until Its Analysis Is Ready", () => {
+		const waitFor = new VoiceAgentCrm().description.properties.find(
+			(p) => p.name === 'waitFor',
+		) as INodeProperties;
+		expect((waitFor.options as INodePropertyOptions[]).map((o) => o.name)).toEqual([
+			"Don't Wait",
+			'Until the Call Ends',
+			'Until Its Analysis Is Ready',
+		]);
 	});
 });
 
@@ -70,10 +113,16 @@ describe('Defaults that run', () => {
 		const thread = [...sim.org.threads.values()].find((t) => t.status === 'open')!;
 		const { items, error } = await runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'thread', operation: 'update', threadId: { __rl: true, mode: 'id', value: thread.id } },
+			parameters: {
+				resource: 'thread',
+				operation: 'update',
+				threadId: { __rl: true, mode: 'id', value: thread.id },
+			},
 		});
 		expect(error).toBeUndefined();
-		expect(sim.requestsTo('PUT', `/v1/thread/${thread.id}`).at(-1)!.body).toEqual({ status: 'closed' });
+		expect(sim.requestsTo('PUT', `/v1/thread/${thread.id}`).at(-1)!.body).toEqual({
+			status: 'closed',
+		});
 		expect(items[0].json).toMatchObject({ status: 'closed' });
 	});
 });
@@ -87,23 +136,54 @@ describe('Agent → Tools', () => {
 	const create = (additionalFields: INodeParameters) =>
 		runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'agent', operation: 'create', name: 'Booker', voice_id: 'voice-en-ava', timezone: 'Europe/Madrid', additionalFields },
+			parameters: {
+				resource: 'agent',
+				operation: 'create',
+				name: 'Booker',
+				voice_id: 'voice-en-ava',
+				timezone: 'Europe/Madrid',
+				additionalFields,
+			},
 			continueOnFail: true,
 		});
 	const schema = { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] };
 
 	it('has its own help, not the help of Post-Call Analysis Fields', () => {
-		const create = RESOURCES.find((r) => r.option.value === 'agent')!.operations.find((o) => o.option.value === 'create')!;
-		const settings = create.fields.find((f) => f.name === 'additionalFields')!.options as INodeProperties[];
-		const entryHelp = (name: string) => ((settings.find((f) => f.name === name)!.options as Array<{ values: INodeProperties[] }>)[0].values).map((v) => v.description);
+		const create = RESOURCES.find((r) => r.option.value === 'agent')!.operations.find(
+			(o) => o.option.value === 'create',
+		)!;
+		const settings = create.fields.find((f) => f.name === 'additionalFields')!
+			.options as INodeProperties[];
+		const entryHelp = (name: string) =>
+			(
+				settings.find((f) => f.name === name)!.options as Array<{ values: INodeProperties[] }>
+			)[0].values.map((v) => v.description);
 		expect(entryHelp('tools').join(' ')).toMatch(/function/);
-		expect(entryHelp('tools')).not.toEqual(expect.arrayContaining(entryHelp('post_call_analysis_data')));
+		expect(entryHelp('tools')).not.toEqual(
+			expect.arrayContaining(entryHelp('post_call_analysis_data')),
+		);
 	});
 
 	it('sends a function tool with its parameters schema, from the list and from the JSON mode', async () => {
-		const fromList = await create({ tools: { entries: [{ name: 'book_meeting', type: 'function', description: 'Books a meeting', parameters: JSON.stringify(schema) }] } });
+		const fromList = await create({
+			tools: {
+				entries: [
+					{
+						name: 'book_meeting',
+						type: 'function',
+						description: 'Books a meeting',
+						parameters: JSON.stringify(schema),
+					},
+				],
+			},
+		});
 		expect(fromList.items[0].json.error).toBeUndefined();
-		const complete = { name: 'book_meeting', type: 'function', description: 'Books a meeting', parameters: schema };
+		const complete = {
+			name: 'book_meeting',
+			type: 'function',
+			description: 'Books a meeting',
+			parameters: schema,
+		};
 		expect(sim.requestsTo('POST', '/v1/agents').at(-1)!.body).toMatchObject({ tools: [complete] });
 		const fromJson = await create({ tools_json: JSON.stringify([complete]) });
 		expect(fromJson.items[0].json.error).toBeUndefined();
@@ -112,9 +192,13 @@ describe('Agent → Tools', () => {
 
 	it('refuses parameters that are not a JSON object before sending', async () => {
 		const before = sim.requests.length;
-		const { items } = await create({ tools: { entries: [{ name: 'book_meeting', type: 'function', parameters: '{"type": ' }] } });
+		const { items } = await create({
+			tools: { entries: [{ name: 'book_meeting', type: 'function', parameters: '{"type": ' }] },
+		});
 		expect(sim.requests.length).toBe(before);
-		expect(items[0].json.error).toMatch(/Item 0: Tools → Parameters \(JSON Schema\): must be a JSON Schema object/);
+		expect(items[0].json.error).toMatch(
+			/Item 0: Tools → Parameters \(JSON Schema\): must be a JSON Schema object/,
+		);
 	});
 });
 
@@ -124,7 +208,12 @@ describe('Phone numbers as people paste them', () => {
 		sim = await startSimulator();
 	});
 	afterAll(() => sim.stop());
-	const run = (parameters: INodeParameters) => runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, continueOnFail: true });
+	const run = (parameters: INodeParameters) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters,
+			continueOnFail: true,
+		});
 	const locator = (value: string, mode = 'list') => ({ __rl: true, mode, value });
 	const phoneCall = (toNumber: string, fromNumber = '+14155550100'): INodeParameters => ({
 		resource: 'call',
@@ -140,23 +229,42 @@ describe('Phone numbers as people paste them', () => {
 		const { items, error } = await run(phoneCall('+1 (415) 555-0123', '+1 415.555.0100'));
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toBeUndefined();
-		expect(sim.requestsTo('POST', '/v1/calls/single-phone-call').at(-1)!.body).toMatchObject({ to_number: '+14155550123', from_number: '+14155550100' });
+		expect(sim.requestsTo('POST', '/v1/calls/single-phone-call').at(-1)!.body).toMatchObject({
+			to_number: '+14155550123',
+			from_number: '+14155550100',
+		});
 	});
 
 	it('Contact → Create and Update send "+34 612-345-678" and "+34 (612) 345 679" in E.164', async () => {
-		const created = await run({ resource: 'contact', operation: 'create', phoneNumber: '+34 612-345-678', additionalFields: {} });
+		const created = await run({
+			resource: 'contact',
+			operation: 'create',
+			phoneNumber: '+34 612-345-678',
+			additionalFields: {},
+		});
 		expect(created.items[0].json.error).toBeUndefined();
-		expect(sim.requestsTo('POST', '/v1/contacts').at(-1)!.body).toMatchObject({ phone_number: '+34612345678' });
+		expect(sim.requestsTo('POST', '/v1/contacts').at(-1)!.body).toMatchObject({
+			phone_number: '+34612345678',
+		});
 		const contactId = String(created.items[0].json.id);
-		const updated = await run({ resource: 'contact', operation: 'update', contactId: locator(contactId, 'id'), updateFields: { phoneNumber: '+34 (612) 345 679' } });
+		const updated = await run({
+			resource: 'contact',
+			operation: 'update',
+			contactId: locator(contactId, 'id'),
+			updateFields: { phoneNumber: '+34 (612) 345 679' },
+		});
 		expect(updated.items[0].json.error).toBeUndefined();
-		expect(sim.requestsTo('PATCH', `/v1/contacts/${contactId}`).at(-1)!.body).toMatchObject({ phone_number: '+34612345679' });
+		expect(sim.requestsTo('PATCH', `/v1/contacts/${contactId}`).at(-1)!.body).toMatchObject({
+			phone_number: '+34612345679',
+		});
 	});
 
 	it('refuses before sending what cannot be made E.164 (no + and country code), with the message of before', async () => {
 		const before = sim.requests.length;
 		const { items } = await run(phoneCall('(415) 555-0123'));
 		expect(sim.requests.length).toBe(before);
-		expect(items[0].json.error).toMatch(/item 0.*To Number.*must be a phone number in international E\.164 format: \+ then 8 to 15 digits, like \+14155550123/is);
+		expect(items[0].json.error).toMatch(
+			/item 0.*To Number.*must be a phone number in international E\.164 format: \+ then 8 to 15 digits, like \+14155550123/is,
+		);
 	});
 });

@@ -14,9 +14,13 @@ describe('Agent → List Voices through the engine', () => {
 			parameters: { resource: 'agent', operation: 'listVoices' },
 		});
 		expect(error).toBeUndefined();
-		const catalog = (await (await fetch(`${sim.baseUrl}/v1/agents/voices`, { headers: { 'x-api-key': sim.apiKey } })).json()) as { data: Array<{ id: string }> };
+		const catalog = (await (
+			await fetch(`${sim.baseUrl}/v1/agents/voices`, { headers: { 'x-api-key': sim.apiKey } })
+		).json()) as { data: Array<{ id: string }> };
 		expect(items.map((i) => i.json.id)).toEqual(catalog.data.map((v) => v.id));
-		expect(items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 }))).toBe(true);
+		expect(items.every((i) => JSON.stringify(i.pairedItem) === JSON.stringify({ item: 0 }))).toBe(
+			true,
+		);
 		const sent = sim.requestsTo('GET', '/v1/agents/voices')[0];
 		expect(sent.headers['x-api-key']).toBe(sim.apiKey);
 	});

@@ -29,17 +29,38 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			for (let i = 0; i < count; i++) {
 				const id = `chn_${randomUUID()}`;
 				const created_at = new Date(Date.UTC(2030, 0, 1 + i)).toISOString();
-				sim.org.channels.set(id, { id, name: `Support ${i}`, type: 'WABA', status: 'active', answer_method: 'auto', organization_id: sim.org.id, created_at });
+				sim.org.channels.set(id, {
+					id,
+					name: `Support ${i}`,
+					type: 'WABA',
+					status: 'active',
+					answer_method: 'auto',
+					organization_id: sim.org.id,
+					created_at,
+				});
 			}
 		}
 
 		it('returns every channel of the {data, count} answer, newest first, one item per channel', async () => {
 			addChannels(3);
-			const { items, error } = await run({ resource: 'channel', operation: 'getAll', returnAll: true });
+			const { items, error } = await run({
+				resource: 'channel',
+				operation: 'getAll',
+				returnAll: true,
+			});
 			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json.name)).toEqual(['Support 2', 'Support 1', 'Support 0', 'Instagram DMs', 'WhatsApp Sales']);
+			expect(items.map((i) => i.json.name)).toEqual([
+				'Support 2',
+				'Support 1',
+				'Support 0',
+				'Instagram DMs',
+				'WhatsApp Sales',
+			]);
 			expect(items.every((i) => JSON.stringify(i.pairedItem) === '{"item":0}')).toBe(true);
-			expect(sim.requestsTo('GET', '/v1/channels')[0].query).toMatchObject({ sort: 'desc', offset: '0' });
+			expect(sim.requestsTo('GET', '/v1/channels')[0].query).toMatchObject({
+				sort: 'desc',
+				offset: '0',
+			});
 		});
 
 		it('sends the filters and the sort, and stops at the limit', async () => {
@@ -55,7 +76,15 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			expect(items.map((i) => i.json.name)).toEqual(['Support 0', 'Support 1']);
 			const sent = sim.requestsTo('GET', '/v1/channels');
 			expect(sent).toHaveLength(1);
-			expect(sent[0].query).toEqual({ sort: 'asc', type: 'WABA', status: 'active', answer_method: 'auto', name: 'support', limit: '2', offset: '0' });
+			expect(sent[0].query).toEqual({
+				sort: 'asc',
+				type: 'WABA',
+				status: 'active',
+				answer_method: 'auto',
+				name: 'support',
+				limit: '2',
+				offset: '0',
+			});
 		});
 	});
 
@@ -72,10 +101,23 @@ describe('Channel, Thread and Message operations through the engine', () => {
 				assigneeType: 'user',
 			});
 			expect(error).toBeUndefined();
-			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'closed', assignee: user.id, assignee_type: 'user' });
+			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({
+				status: 'closed',
+				assignee: user.id,
+				assignee_type: 'user',
+			});
 			expect(items).toHaveLength(1);
-			expect(items[0].json).toMatchObject({ id: mariaThread.id, status: 'closed', assignee: user.id, assignee_type: 'user' });
-			expect(sim.requestsTo('PUT', `/v1/thread/${mariaThread.id}`)[0].body).toEqual({ status: 'closed', assignee: user.id, assignee_type: 'user' });
+			expect(items[0].json).toMatchObject({
+				id: mariaThread.id,
+				status: 'closed',
+				assignee: user.id,
+				assignee_type: 'user',
+			});
+			expect(sim.requestsTo('PUT', `/v1/thread/${mariaThread.id}`)[0].body).toEqual({
+				status: 'closed',
+				assignee: user.id,
+				assignee_type: 'user',
+			});
 		});
 
 		it('assigns to an AI agent, then Unassign sends assignee null and leaves the status alone', async () => {
@@ -90,24 +132,48 @@ describe('Channel, Thread and Message operations through the engine', () => {
 				assigneeType: 'agent',
 			});
 			expect(assigned.error).toBeUndefined();
-			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: agent.id, assignee_type: 'agent' });
+			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({
+				status: 'open',
+				assignee: agent.id,
+				assignee_type: 'agent',
+			});
 
-			const unassigned = await run({ resource: 'thread', operation: 'update', threadId: byId(mariaThread.id), status: 'unchanged', assignment: 'unassign' });
+			const unassigned = await run({
+				resource: 'thread',
+				operation: 'update',
+				threadId: byId(mariaThread.id),
+				status: 'unchanged',
+				assignment: 'unassign',
+			});
 			expect(unassigned.error).toBeUndefined();
-			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({ status: 'open', assignee: null, assignee_type: null });
+			expect(sim.org.threads.get(mariaThread.id)).toMatchObject({
+				status: 'open',
+				assignee: null,
+				assignee_type: null,
+			});
 			const bodies = sim.requestsTo('PUT', `/v1/thread/${mariaThread.id}`).map((r) => r.body);
 			expect(bodies).toEqual([{ assignee: agent.id, assignee_type: 'agent' }, { assignee: null }]);
 		});
 
 		it('reopens a closed thread', async () => {
 			const johnThread = [...sim.org.threads.values()].find((t) => t.status === 'closed')!;
-			const { error } = await run({ resource: 'thread', operation: 'update', threadId: byId(johnThread.id), status: 'open' });
+			const { error } = await run({
+				resource: 'thread',
+				operation: 'update',
+				threadId: byId(johnThread.id),
+				status: 'open',
+			});
 			expect(error).toBeUndefined();
 			expect(sim.org.threads.get(johnThread.id)?.status).toBe('open');
 		});
 
 		it('fails the item with a 404 the user can act on for an unknown thread', async () => {
-			const { error } = await run({ resource: 'thread', operation: 'update', threadId: byId('thr-missing'), status: 'open' });
+			const { error } = await run({
+				resource: 'thread',
+				operation: 'update',
+				threadId: byId('thr-missing'),
+				status: 'open',
+			});
 			expect(error?.message).toMatch(/Not found in this organization/);
 		});
 	});
@@ -122,7 +188,10 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			});
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json.id)).toEqual([mariaThread.id]);
-			expect(sim.requestsTo('GET', '/v1/threads')[0].query).toMatchObject({ status: 'open', channel_id: waba.id });
+			expect(sim.requestsTo('GET', '/v1/threads')[0].query).toMatchObject({
+				status: 'open',
+				channel_id: waba.id,
+			});
 		});
 
 		it('returns every thread up to the limit', async () => {
@@ -131,14 +200,21 @@ describe('Channel, Thread and Message operations through the engine', () => {
 			const one = await run({ resource: 'thread', operation: 'getAll', limit: 1 });
 			expect(one.items).toHaveLength(1);
 			expect(one.items[0].json.id).toBe(mariaThread.id);
-			expect(sim.requestsTo('GET', '/v1/threads').at(-1)?.query).toMatchObject({ limit: '1', offset: '0' });
+			expect(sim.requestsTo('GET', '/v1/threads').at(-1)?.query).toMatchObject({
+				limit: '1',
+				offset: '0',
+			});
 		});
 	});
 
 	describe('Message → Get', () => {
 		it('returns the stored message', async () => {
 			const stored = [...sim.org.messages.values()].find((m) => m.thread_id === mariaThread.id)!;
-			const { items, error } = await run({ resource: 'message', operation: 'get', messageId: stored.id });
+			const { items, error } = await run({
+				resource: 'message',
+				operation: 'get',
+				messageId: stored.id,
+			});
 			expect(error).toBeUndefined();
 			expect(items.map((i) => i.json)).toEqual([stored]);
 		});

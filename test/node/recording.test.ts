@@ -35,7 +35,14 @@ describe('Call → Get: the recording as a file', () => {
 	const getCall = (callId: string, extra: Record<string, unknown> = {}) =>
 		runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'call', operation: 'get', callId, downloadRecording: true, recordingBinaryProperty: 'audio', ...extra },
+			parameters: {
+				resource: 'call',
+				operation: 'get',
+				callId,
+				downloadRecording: true,
+				recordingBinaryProperty: 'audio',
+				...extra,
+			},
 		});
 
 	it("downloads a finished call's recording from the service (with the key) as a WAV file", async () => {
@@ -63,7 +70,9 @@ describe('Call → Get: the recording as a file', () => {
 		const { items, error } = await getCall(call.id);
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.audio).toMatchObject({ mimeType: 'audio/mpeg', fileName: 'voice.mp3' });
-		expect(Buffer.from(items[0].binary!.audio.data, 'base64').toString()).toBe('ID3 fake mp3 bytes');
+		expect(Buffer.from(items[0].binary!.audio.data, 'base64').toString()).toBe(
+			'ID3 fake mp3 bytes',
+		);
 		expect(otherRequests.map((r) => r.url)).toEqual(['/moved', '/files/voice.mp3']);
 		for (const request of otherRequests) {
 			expect(request.headers['x-api-key']).toBeUndefined();
@@ -84,10 +93,18 @@ describe('Call → Get: the recording as a file', () => {
 		const call = insertCall(sim, { phase: 'ended' });
 		call.call_record = `${sim.baseUrl}/v1/calls/00000000-0000-4000-8000-000000000000/recording`;
 		const { error } = await getCall(call.id);
-		expect(error?.message).toBe(`Downloading the recording of call ${call.id} failed: the recording server answered HTTP 404`);
+		expect(error?.message).toBe(
+			`Downloading the recording of call ${call.id} failed: the recording server answered HTTP 404`,
+		);
 		const { items } = await runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'call', operation: 'get', callId: call.id, downloadRecording: true, recordingBinaryProperty: 'audio' },
+			parameters: {
+				resource: 'call',
+				operation: 'get',
+				callId: call.id,
+				downloadRecording: true,
+				recordingBinaryProperty: 'audio',
+			},
 			continueOnFail: true,
 		});
 		expect(items[0].json.error).toMatch(/Downloading the recording/);

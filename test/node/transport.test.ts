@@ -2,7 +2,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { startSimulator, type Simulator } from '../../simulator';
 import { runNode } from '../../harness/engine';
-import { budgetsOf, observeRateHeaders, paceAfter, waitForBudgets } from '../../nodes/VoiceAgentCrm/transport/pacing';
+import {
+	budgetsOf,
+	observeRateHeaders,
+	paceAfter,
+	waitForBudgets,
+} from '../../nodes/VoiceAgentCrm/transport/pacing';
 
 const listVoices = { resource: 'agent', operation: 'listVoices' };
 
@@ -12,8 +17,18 @@ describe('transport: rate limits, errors and the API key', () => {
 
 	it('waits out a 429 with Retry-After and the item succeeds', async () => {
 		sim = await startSimulator();
-		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 429, retryAfter: 1, body: { statusCode: 429, message: 'Too many requests' } } });
-		const { items, error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		sim.faults.inject({
+			path: '/v1/agents/voices',
+			fault: {
+				status: 429,
+				retryAfter: 1,
+				body: { statusCode: 429, message: 'Too many requests' },
+			},
+		});
+		const { items, error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+		});
 		expect(error).toBeUndefined();
 		expect(items.length).toBeGreaterThan(0);
 		const sent = sim.requestsTo('GET', '/v1/agents/voices');
@@ -29,7 +44,9 @@ describe('transport: rate limits, errors and the API key', () => {
 			items: [{}, {}, {}, {}, {}],
 		});
 		expect(error).toBeUndefined();
-		expect(new Set(items.map((i) => (i.pairedItem as { item: number }).item))).toEqual(new Set([0, 1, 2, 3, 4]));
+		expect(new Set(items.map((i) => (i.pairedItem as { item: number }).item))).toEqual(
+			new Set([0, 1, 2, 3, 4]),
+		);
 		const statuses = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.status);
 		expect(statuses).toEqual([200, 200, 200, 200, 200]);
 	});
@@ -37,7 +54,10 @@ describe('transport: rate limits, errors and the API key', () => {
 	it('paces on the -heavy twin of the listing endpoints only for requests that draw on it', async () => {
 		sim = await startSimulator();
 		const context = {};
-		observeRateHeaders(context, 'org', { 'x-ratelimit-remaining-heavy': '0', 'x-ratelimit-reset-heavy': '0.3' });
+		observeRateHeaders(context, 'org', {
+			'x-ratelimit-remaining-heavy': '0',
+			'x-ratelimit-reset-heavy': '0.3',
+		});
 		const started = Date.now();
 		await waitForBudgets(context, budgetsOf('org', false));
 		expect(Date.now() - started).toBeLessThan(250);
@@ -47,8 +67,19 @@ describe('transport: rate limits, errors and the API key', () => {
 
 	it('fails clearly, naming the budget, when 429s do not stop', async () => {
 		sim = await startSimulator();
-		sim.faults.inject({ path: '/v1/agents/voices', times: 20, fault: { status: 429, retryAfter: 0, headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0' } } });
-		const { error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		sim.faults.inject({
+			path: '/v1/agents/voices',
+			times: 20,
+			fault: {
+				status: 429,
+				retryAfter: 0,
+				headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0' },
+			},
+		});
+		const { error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+		});
 		expect(error?.message).toMatch(/rate limit/i);
 		expect(error?.description).toMatch(/organization budget/);
 		expect(sim.requestsTo('GET', '/v1/agents/voices').length).toBe(6);
@@ -57,7 +88,10 @@ describe('transport: rate limits, errors and the API key', () => {
 	it('a 401 tells the user to check the API key and never contains the key', async () => {
 		sim = await startSimulator();
 		const wrongKey = 'vak_this_key_is_wrong_123456';
-		const failed = await runNode({ credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		const failed = await runNode({
+			credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+		});
 		expect(failed.error?.message).toMatch(/Check the API key/);
 		const continued = await runNode({
 			credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl },
@@ -67,25 +101,44 @@ describe('transport: rate limits, errors and the API key', () => {
 		expect(continued.items).toHaveLength(1);
 		expect(continued.items[0].json.error).toMatch(/Check the API key/);
 		expect(continued.items[0].json.httpCode).toBe('401');
-		for (const text of [JSON.stringify(failed.error), failed.error?.message, failed.error?.description, JSON.stringify(continued.items)]) {
+		for (const text of [
+			JSON.stringify(failed.error),
+			failed.error?.message,
+			failed.error?.description,
+			JSON.stringify(continued.items),
+		]) {
 			expect(text ?? '').not.toContain(wrongKey);
 		}
 	});
 
 	it('an HTML page instead of the API gives a clear error, not a crash', async () => {
 		sim = await startSimulator();
-		sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 200, rawBody: '<html><body>Welcome</body></html>' } });
-		const { error } = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: listVoices });
+		sim.faults.inject({
+			path: '/v1/agents/voices',
+			fault: { status: 200, rawBody: '<html><body>Welcome</body></html>' },
+		});
+		const { error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: listVoices,
+		});
 		expect(error?.message).toMatch(/not JSON.*wrong Base URL/);
 	});
 
 	describe('a wrong Base URL is named as such, never as a missing ID', () => {
-		const getAgent = (sim: Simulator) => ({ resource: 'agent', operation: 'get', agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.values()][0].id } });
-		const run = (parameters: INodeParameters) => runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters });
+		const getAgent = (sim: Simulator) => ({
+			resource: 'agent',
+			operation: 'get',
+			agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.values()][0].id },
+		});
+		const run = (parameters: INodeParameters) =>
+			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters });
 
 		it('a web page answering 404 to a request with an ID says to check the Base URL', async () => {
 			sim = await startSimulator();
-			sim.faults.inject({ path: /^\/v1\/agents\/[^/]+$/, fault: { status: 404, rawBody: '<html><body><h1>404 Not Found</h1></body></html>' } });
+			sim.faults.inject({
+				path: /^\/v1\/agents\/[^/]+$/,
+				fault: { status: 404, rawBody: '<html><body><h1>404 Not Found</h1></body></html>' },
+			});
 			const { error } = await run(getAgent(sim));
 			expect(error?.message).toMatch(/web page, not the API: check the Base URL/);
 			expect(error?.message).not.toMatch(/does not exist/);
@@ -93,7 +146,10 @@ describe('transport: rate limits, errors and the API key', () => {
 
 		it('a 404 on a list endpoint says to check the Base URL', async () => {
 			sim = await startSimulator();
-			sim.faults.inject({ path: '/v1/agents/voices', fault: { status: 404, body: { statusCode: 404, message: 'Cannot GET /v1/agents/voices' } } });
+			sim.faults.inject({
+				path: '/v1/agents/voices',
+				fault: { status: 404, body: { statusCode: 404, message: 'Cannot GET /v1/agents/voices' } },
+			});
 			const { error } = await run(listVoices);
 			expect(error?.message).toMatch(/no such list: check the Base URL in the credential/);
 			expect(error?.message).not.toMatch(/does not exist/);
@@ -101,7 +157,11 @@ describe('transport: rate limits, errors and the API key', () => {
 
 		it('the API\'s own 404 to a request with an ID keeps the "not found in this organization" advice', async () => {
 			sim = await startSimulator();
-			const { error } = await run({ resource: 'agent', operation: 'get', agentId: { __rl: true, mode: 'id', value: '00000000-0000-4000-8000-000000000000' } });
+			const { error } = await run({
+				resource: 'agent',
+				operation: 'get',
+				agentId: { __rl: true, mode: 'id', value: '00000000-0000-4000-8000-000000000000' },
+			});
 			expect(error?.message).toMatch(/^Not found in this organization/);
 		});
 	});
@@ -127,7 +187,9 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 
 	it('spreads its share of what is left up to the reset when others draw faster than the budget lasts', () => {
 		// 60 drawn in 1 s, 10 of them its own: a sixth of the 40 left, spread over the 30 s to the reset
-		expect(paceAfter(window(100, 10, 1000, 41), 40, resetAt, now).nextAt).toBe(now + 30_000 / (40 / 6));
+		expect(paceAfter(window(100, 10, 1000, 41), 40, resetAt, now).nextAt).toBe(
+			now + 30_000 / (40 / 6),
+		);
 	});
 
 	it('does not slow down while the budget lasts to the reset at the current pace', () => {
@@ -146,7 +208,10 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 
 	it('requests in flight count against what remains: with 2 left, the third request waits for the reset', async () => {
 		const context = {};
-		observeRateHeaders(context, 'org', { 'x-ratelimit-remaining': '2', 'x-ratelimit-reset': '0.3' });
+		observeRateHeaders(context, 'org', {
+			'x-ratelimit-remaining': '2',
+			'x-ratelimit-reset': '0.3',
+		});
 		const started = Date.now();
 		await waitForBudgets(context, ['org']);
 		await waitForBudgets(context, ['org']);
@@ -156,7 +221,11 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 	});
 
 	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, at most one 429 in 100', async () => {
-		const sim = await startSimulator({ windowMs: 2000, fractionalSeconds: true, limits: { org: 40 } });
+		const sim = await startSimulator({
+			windowMs: 2000,
+			fractionalSeconds: true,
+			limits: { org: 40 },
+		});
 		try {
 			const runs = await Promise.all(
 				Array.from({ length: 8 }, () =>

@@ -3,7 +3,12 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { disallowedRequires, externalModules, findRequires, N8N_PROVIDED_MODULES } from '../../scripts/n8n/runtimeRequires';
+import {
+	disallowedRequires,
+	externalModules,
+	findRequires,
+	N8N_PROVIDED_MODULES,
+} from '../../scripts/n8n/runtimeRequires';
 
 /**
  * The package as npm would publish it: what `npm pack` puts in the tarball, and what its built
@@ -22,7 +27,12 @@ let packed: string[] = [];
 beforeAll(() => {
 	// the tarball is made from dist/: build it from the sources of this checkout first
 	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
-	const [listing] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }).toString()) as Array<{
+	const [listing] = JSON.parse(
+		execFileSync('npm', ['pack', '--dry-run', '--json'], {
+			cwd: ROOT,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}).toString(),
+	) as Array<{
 		files: Array<{ path: string }>;
 	}>;
 	packed = listing.files.map((file) => file.path).sort();
@@ -30,7 +40,10 @@ beforeAll(() => {
 
 describe('npm pack', () => {
 	it('ships package.json, README.md, LICENSE and dist/ only', () => {
-		const outside = packed.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file));
+		const outside = packed.filter(
+			(file) =>
+				!file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file),
+		);
 		expect(outside).toEqual([]);
 		expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
 	});
@@ -42,9 +55,13 @@ describe('npm pack', () => {
 	});
 
 	it('ships every icon the nodes and the credential name, light and dark', () => {
-		const sources = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((file) => path.join(ROOT, file));
+		const sources = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((file) =>
+			path.join(ROOT, file),
+		);
 		const icons = sources.flatMap((file) =>
-			[...readFileSync(file, 'utf8').matchAll(/['"]file:([^'"]+\.svg)['"]/g)].map((match) => path.posix.join(path.posix.dirname(path.relative(ROOT, file)), match[1])),
+			[...readFileSync(file, 'utf8').matchAll(/['"]file:([^'"]+\.svg)['"]/g)].map((match) =>
+				path.posix.join(path.posix.dirname(path.relative(ROOT, file)), match[1]),
+			),
 		);
 		expect(icons.filter((icon) => icon.endsWith('.dark.svg')).length).toBe(sources.length);
 		expect(packed).toEqual(expect.arrayContaining(icons));
@@ -52,7 +69,13 @@ describe('npm pack', () => {
 
 	it('ships no TypeScript sources, tests, simulator, harness or scripts', () => {
 		expect(packed.filter((file) => /\.ts$/.test(file) && !file.endsWith('.d.ts'))).toEqual([]);
-		expect(packed.filter((file) => /(^|\/)(test|simulator|harness|scripts|bench|examples)\//.test(file) || /\.test\.js$/.test(file))).toEqual([]);
+		expect(
+			packed.filter(
+				(file) =>
+					/(^|\/)(test|simulator|harness|scripts|bench|examples)\//.test(file) ||
+					/\.test\.js$/.test(file),
+			),
+		).toEqual([]);
 	});
 
 	it('ships no built file left over from a source that no longer exists', () => {
@@ -79,7 +102,11 @@ describe('run-time requirements of the built package', () => {
 	it('requires only relative files, Node built-ins and modules n8n provides', () => {
 		expect(findRequires(DIST).length).toBeGreaterThan(100);
 		expect(disallowedRequires(DIST)).toEqual([]);
-		expect(externalModules(DIST).every((name) => (N8N_PROVIDED_MODULES as readonly string[]).includes(name))).toBe(true);
+		expect(
+			externalModules(DIST).every((name) =>
+				(N8N_PROVIDED_MODULES as readonly string[]).includes(name),
+			),
+		).toBe(true);
 	});
 
 	describe('fails when a built file requires something else', () => {
@@ -98,13 +125,31 @@ describe('run-time requirements of the built package', () => {
 		};
 
 		it.each([
-			['a devDependency', 'const axios = require("axios");', '"axios" is neither a Node built-in nor provided by n8n'],
-			['a scoped package', "const x = require('@n8n/di');", '"@n8n/di" is neither a Node built-in nor provided by n8n'],
-			['a relative file that is not shipped', 'require("../../simulator");', '"../../simulator" is not a file of the package'],
-			['a module computed at run time', 'const name = "zod"; require(name);', 'a require whose module is not a string literal'],
+			[
+				'a devDependency',
+				'const axios = require("axios");',
+				'"axios" is neither a Node built-in nor provided by n8n',
+			],
+			[
+				'a scoped package',
+				"const x = require('@n8n/di');",
+				'"@n8n/di" is neither a Node built-in nor provided by n8n',
+			],
+			[
+				'a relative file that is not shipped',
+				'require("../../simulator");',
+				'"../../simulator" is not a file of the package',
+			],
+			[
+				'a module computed at run time',
+				'const name = "zod"; require(name);',
+				'a require whose module is not a string literal',
+			],
 		])('%s', (_what, line, message) => {
 			inject(line);
-			expect(disallowedRequires(copy)).toEqual([`${actionNode}: ${message}${message.endsWith('n8n') ? ` (${N8N_PROVIDED_MODULES.join(', ')})` : ''}`]);
+			expect(disallowedRequires(copy)).toEqual([
+				`${actionNode}: ${message}${message.endsWith('n8n') ? ` (${N8N_PROVIDED_MODULES.join(', ')})` : ''}`,
+			]);
 		});
 
 		it('accepts a Node built-in and a subpath of a provided module', () => {

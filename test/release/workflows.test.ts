@@ -23,7 +23,9 @@ interface Workflow {
 }
 
 function workflow(file: string): Workflow {
-	const document = parseDocument(readFileSync(path.join(ROOT, '.github', 'workflows', file), 'utf8'));
+	const document = parseDocument(
+		readFileSync(path.join(ROOT, '.github', 'workflows', file), 'utf8'),
+	);
 	expect(document.errors.map((error) => error.message)).toEqual([]);
 	return document.toJS() as Workflow;
 }
@@ -32,7 +34,9 @@ function workflow(file: string): Workflow {
 function commands(flow: Workflow): string[] {
 	const jobs = Object.values(flow.jobs);
 	expect(jobs).toHaveLength(1);
-	return jobs[0].steps.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim())).filter(Boolean);
+	return jobs[0].steps
+		.flatMap((step) => (step.run ?? '').split('\n').map((line) => line.trim()))
+		.filter(Boolean);
 }
 
 /** The commands of .ci/run after its set-up lines (shell options, cd, the Node version printed). */
@@ -52,7 +56,9 @@ describe('.github/workflows/ci.yml', () => {
 	});
 
 	it('checks out the sources, then runs exactly the commands of .ci/run, in order', () => {
-		expect(ciRunCommands()).toEqual(expect.arrayContaining(['npm run build', 'npm run lint', 'npm test', 'npm run test:n8n']));
+		expect(ciRunCommands()).toEqual(
+			expect.arrayContaining(['npm run build', 'npm run lint', 'npm test', 'npm run test:n8n']),
+		);
 		expect(commands(flow)).toEqual(ciRunCommands());
 		expect(Object.values(flow.jobs)[0].steps[0].uses).toMatch(/^actions\/checkout@/);
 	});
@@ -83,7 +89,9 @@ describe('.github/workflows/publish.yml', () => {
 	});
 
 	it('refuses a tag that does not name package.json version', () => {
-		expect(commands(flow)).toContain('test "${GITHUB_REF_NAME#v}" = "$(node -p "require(\'./package.json\').version")"');
+		expect(commands(flow)).toContain(
+			'test "${GITHUB_REF_NAME#v}" = "$(node -p "require(\'./package.json\').version")"',
+		);
 	});
 });
 
@@ -95,7 +103,8 @@ describe('package.json', () => {
 
 	it('names the GitHub repository provenance and the verification scanner find the sources in', () => {
 		expect(manifest.repository.type).toBe('git');
-		const [, repo] = /^git\+https:\/\/github\.com\/([\w.-]+\/[\w.-]+)\.git$/.exec(manifest.repository.url) ?? [];
+		const [, repo] =
+			/^git\+https:\/\/github\.com\/([\w.-]+\/[\w.-]+)\.git$/.exec(manifest.repository.url) ?? [];
 		expect(repo).toBe('voice-agent-crm/n8n-nodes-voice-agent-crm');
 		expect(manifest.bugs.url).toBe(`https://github.com/${repo}/issues`);
 	});

@@ -1,4 +1,9 @@
-import type { IDataObject, INodeParameters, INodeProperties, INodePropertyCollection } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeParameters,
+	INodeProperties,
+	INodePropertyCollection,
+} from 'n8n-workflow';
 
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 
@@ -102,7 +107,9 @@ const FROM_ITEM = '={{ $json.value }}';
 /** A field is shown when the base parameters satisfy its displayOptions (resource and operation aside). */
 function isShown(field: INodeProperties, base: INodeParameters): boolean {
 	const show = field.displayOptions?.show ?? {};
-	return Object.entries(show).every(([name, values]) => !(name in base) || (values as unknown[]).includes(base[name]));
+	return Object.entries(show).every(
+		([name, values]) => !(name in base) || (values as unknown[]).includes(base[name]),
+	);
 }
 
 function valueOf(bad: BadValue, locator: boolean): unknown {
@@ -128,17 +135,34 @@ function casesFor(
 }
 
 /** Bad values for one field, and for each field inside a collection or fixed collection. */
-function fieldCases(operation: string, base: INodeParameters, field: INodeProperties): BadInputCase[] {
-	const own = casesFor(operation, [field.name], [field.displayName], field.type, (value) => ({ ...base, [field.name]: value }) as INodeParameters);
+function fieldCases(
+	operation: string,
+	base: INodeParameters,
+	field: INodeProperties,
+): BadInputCase[] {
+	const own = casesFor(
+		operation,
+		[field.name],
+		[field.displayName],
+		field.type,
+		(value) => ({ ...base, [field.name]: value }) as INodeParameters,
+	);
 	if (field.type === 'collection') {
 		const inner = (field.options ?? []) as INodeProperties[];
 		return [
 			...own,
 			...inner.flatMap((sub) =>
-				casesFor(operation, [field.name, sub.name], [field.displayName, sub.displayName], sub.type, (value) => ({
-					...base,
-					[field.name]: { ...(base[field.name] as IDataObject), [sub.name]: value },
-				}) as INodeParameters),
+				casesFor(
+					operation,
+					[field.name, sub.name],
+					[field.displayName, sub.displayName],
+					sub.type,
+					(value) =>
+						({
+							...base,
+							[field.name]: { ...(base[field.name] as IDataObject), [sub.name]: value },
+						}) as INodeParameters,
+				),
 			),
 		];
 	}
@@ -149,10 +173,19 @@ function fieldCases(operation: string, base: INodeParameters, field: INodeProper
 			...own,
 			...groups.flatMap((group) =>
 				(group.values ?? []).flatMap((sub) =>
-					casesFor(operation, [field.name, group.name, sub.name], [field.displayName, group.displayName, sub.displayName], sub.type, (value) => {
-						const entry = { [sub.name]: value };
-						return { ...base, [field.name]: { [group.name]: multiple ? [entry] : entry } } as INodeParameters;
-					}),
+					casesFor(
+						operation,
+						[field.name, group.name, sub.name],
+						[field.displayName, group.displayName, sub.displayName],
+						sub.type,
+						(value) => {
+							const entry = { [sub.name]: value };
+							return {
+								...base,
+								[field.name]: { [group.name]: multiple ? [entry] : entry },
+							} as INodeParameters;
+						},
+					),
 				),
 			),
 		];
@@ -172,9 +205,15 @@ export function generateBadInputs(bases: Record<string, INodeParameters>): BadIn
 		resource.operations.flatMap((op) => {
 			const operation = `${resource.option.value}.${op.option.value}`;
 			const base = bases[operation];
-			if (!base) throw new Error(`No valid base parameters for ${operation}: add them so that its fields are generated too`);
+			if (!base)
+				throw new Error(
+					`No valid base parameters for ${operation}: add them so that its fields are generated too`,
+				);
 			return op.fields
-				.filter((field) => field.type !== 'notice' && !WAITS_FOR_THE_CALL.has(field.name) && isShown(field, base))
+				.filter(
+					(field) =>
+						field.type !== 'notice' && !WAITS_FOR_THE_CALL.has(field.name) && isShown(field, base),
+				)
 				.flatMap((field) => fieldCases(operation, base, field));
 		}),
 	);

@@ -1,13 +1,24 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
-import { ENDPOINTS, endpointPath, type EndpointName } from '../../nodes/VoiceAgentCrm/transport/endpoints';
+import {
+	ENDPOINTS,
+	endpointPath,
+	type EndpointName,
+} from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { runNode } from '../../harness/engine';
 import { pollingTrigger } from '../../harness/poll';
 import { startSimulator, type Simulator } from '../../simulator';
 import { insertCall, planCalls } from '../../simulator';
 import { storedEvents } from '../../simulator';
-import { expectedOutcome, FAULTS, MATRIX_TIMEOUT_MS, OPERATION_CLASSES, type FaultColumn, type OperationClass } from './matrix';
+import {
+	expectedOutcome,
+	FAULTS,
+	MATRIX_TIMEOUT_MS,
+	OPERATION_CLASSES,
+	type FaultColumn,
+	type OperationClass,
+} from './matrix';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
@@ -37,10 +48,16 @@ const failureOf = (items: INodeExecutionData[]): string | undefined => {
 	const failed = items.filter((item) => item.json.error !== undefined);
 	if (!failed.length) return undefined;
 	// every failed item of the cell is paired to its input and says the same
-	return failed.map((item) => `${String(item.json.error)} ${String(item.json.description ?? '')}`).join('\n');
+	return failed
+		.map((item) => `${String(item.json.error)} ${String(item.json.description ?? '')}`)
+		.join('\n');
 };
 
-async function runAction(sim: Simulator, parameters: INodeParameters, items?: IDataObject[]): Promise<INodeExecutionData[]> {
+async function runAction(
+	sim: Simulator,
+	parameters: INodeParameters,
+	items?: IDataObject[],
+): Promise<INodeExecutionData[]> {
 	const { items: output, error } = await runNode({
 		credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 		parameters,
@@ -53,7 +70,8 @@ async function runAction(sim: Simulator, parameters: INodeParameters, items?: ID
 }
 
 const firstAgent = (sim: Simulator) => [...sim.org.agents.values()][0];
-const maria = (sim: Simulator) => [...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!;
+const maria = (sim: Simulator) =>
+	[...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!;
 const path = (name: EndpointName, params?: Record<string, string>) => endpointPath(name, params);
 
 const NEW_PHONE = '+34699000111';
@@ -78,12 +96,23 @@ function eventsRunner(withIds: boolean): ClassRunner {
 			injectFault();
 			const items = await runAction(
 				sim,
-				{ resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}', options: { deriveEventIds: 'never' } },
+				{
+					resource: 'event',
+					operation: 'send',
+					eventInput: 'json',
+					eventJson: '={{ $json }}',
+					options: { deriveEventIds: 'never' },
+				},
 				eventRows(withIds),
 			);
 			const failure = failureOf(items);
-			if (!failure) for (const item of items) expect(['created', 'duplicate']).toContain(item.json.status);
-			return { failure, stored: () => storedEvents(sim.org, { event_name: EVENT_NAME }).map((e) => String(e.contact_id)) };
+			if (!failure)
+				for (const item of items) expect(['created', 'duplicate']).toContain(item.json.status);
+			return {
+				failure,
+				stored: () =>
+					storedEvents(sim.org, { event_name: EVENT_NAME }).map((e) => String(e.contact_id)),
+			};
 		},
 	};
 }
@@ -142,7 +171,14 @@ function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 		records: 1,
 		sideBySide: true,
 		async run(sim, injectFault) {
-			planCalls(sim).next({ queueMs: 200, ringMs: 200, talkMs: 300, finishedDelayMs: 100, reasonDelayMs: 100, analysisDelayMs: 300 });
+			planCalls(sim).next({
+				queueMs: 200,
+				ringMs: 200,
+				talkMs: 300,
+				finishedDelayMs: 100,
+				reasonDelayMs: 100,
+				analysisDelayMs: 300,
+			});
 			injectFault();
 			const items = await runAction(sim, {
 				resource: 'call',
@@ -153,7 +189,8 @@ function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 				fullName: 'Matrix Person',
 				waitFor: 'analysis',
 			});
-			const placed = () => [...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
+			const placed = () =>
+				[...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
 			const [callId] = placed();
 			const failure = failureOf(items);
 			if (failure) {
@@ -162,7 +199,11 @@ function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 				expect(failure).toContain(callId);
 				expect(failure).toMatch(/do not place it again/);
 			} else {
-				expect(items[0].json).toMatchObject({ id: callId, call_status: 'completed', call_analysis: { summary: expect.any(String) } });
+				expect(items[0].json).toMatchObject({
+					id: callId,
+					call_status: 'completed',
+					call_analysis: { summary: expect.any(String) },
+				});
 				expect((items[0].json.chat_history as unknown[]).length).toBeGreaterThan(0);
 			}
 			return { failure, stored: placed };
@@ -170,14 +211,19 @@ function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 	};
 }
 
-const idsOf = (output: INodeExecutionData[][] | null) => (output?.[0] ?? []).map((item) => String(item.json.id));
+const idsOf = (output: INodeExecutionData[][] | null) =>
+	(output?.[0] ?? []).map((item) => String(item.json.id));
 
 const RUNNERS: Record<string, ClassRunner> = {
 	read: {
 		path: (sim) => path('getAgent', { agentId: firstAgent(sim).id }),
 		async run(sim, injectFault) {
 			injectFault();
-			const items = await runAction(sim, { resource: 'agent', operation: 'get', agentId: byId(firstAgent(sim).id) });
+			const items = await runAction(sim, {
+				resource: 'agent',
+				operation: 'get',
+				agentId: byId(firstAgent(sim).id),
+			});
 			const failure = failureOf(items);
 			if (!failure) expect(items[0].json.id).toBe(firstAgent(sim).id);
 			return { failure };
@@ -188,8 +234,16 @@ const RUNNERS: Record<string, ClassRunner> = {
 		records: 1,
 		async run(sim, injectFault) {
 			injectFault();
-			const items = await runAction(sim, { resource: 'contact', operation: 'update', contactId: byId(maria(sim).id), updateFields: { email: 'maria.matrix@example.com' } });
-			const stored = () => [...sim.org.contacts.values()].filter((c) => c.email === 'maria.matrix@example.com').map((c) => c.id);
+			const items = await runAction(sim, {
+				resource: 'contact',
+				operation: 'update',
+				contactId: byId(maria(sim).id),
+				updateFields: { email: 'maria.matrix@example.com' },
+			});
+			const stored = () =>
+				[...sim.org.contacts.values()]
+					.filter((c) => c.email === 'maria.matrix@example.com')
+					.map((c) => c.id);
 			return { failure: failureOf(items), stored };
 		},
 	},
@@ -198,8 +252,14 @@ const RUNNERS: Record<string, ClassRunner> = {
 		records: 1,
 		async run(sim, injectFault) {
 			injectFault();
-			const items = await runAction(sim, { resource: 'contact', operation: 'create', phoneNumber: NEW_PHONE, additionalFields: { fullName: 'Matrix Person' } });
-			const stored = () => [...sim.org.contacts.values()].filter((c) => c.phone_number === NEW_PHONE).map((c) => c.id);
+			const items = await runAction(sim, {
+				resource: 'contact',
+				operation: 'create',
+				phoneNumber: NEW_PHONE,
+				additionalFields: { fullName: 'Matrix Person' },
+			});
+			const stored = () =>
+				[...sim.org.contacts.values()].filter((c) => c.phone_number === NEW_PHONE).map((c) => c.id);
 			return { failure: failureOf(items), stored };
 		},
 	},
@@ -216,7 +276,8 @@ const RUNNERS: Record<string, ClassRunner> = {
 				toNumber: CALLED,
 				fullName: 'Matrix Person',
 			});
-			const stored = () => [...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
+			const stored = () =>
+				[...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
 			return { failure: failureOf(items), stored };
 		},
 	},
@@ -226,8 +287,15 @@ const RUNNERS: Record<string, ClassRunner> = {
 		async run(sim, injectFault) {
 			injectFault();
 			const waba = [...sim.org.channels.values()].find((c) => c.type === 'WABA')!;
-			const items = await runAction(sim, { resource: 'whatsapp', operation: 'sendMessage', channelId: byId(waba.id), contactId: byId(maria(sim).id), content: MESSAGE });
-			const stored = () => [...sim.org.messages.values()].filter((m) => m.content === MESSAGE).map((m) => m.id);
+			const items = await runAction(sim, {
+				resource: 'whatsapp',
+				operation: 'sendMessage',
+				channelId: byId(waba.id),
+				contactId: byId(maria(sim).id),
+				content: MESSAGE,
+			});
+			const stored = () =>
+				[...sim.org.messages.values()].filter((m) => m.content === MESSAGE).map((m) => m.id);
 			return { failure: failureOf(items), stored };
 		},
 	},
@@ -241,7 +309,10 @@ const RUNNERS: Record<string, ClassRunner> = {
 			const failure = failureOf(items);
 			// the store shows the call hung up through the stop endpoint, by this run: the output says so
 			if (!failure) expect(items[0].json).toMatchObject({ call_id: live.id, stopped: true });
-			const stopped = () => [...sim.org.calls.values()].filter((c) => c.id === live.id && c.disconnection_reason === 'user_hangup').map((c) => c.id);
+			const stopped = () =>
+				[...sim.org.calls.values()]
+					.filter((c) => c.id === live.id && c.disconnection_reason === 'user_hangup')
+					.map((c) => c.id);
 			return { failure, stored: stopped };
 		},
 	},
@@ -264,7 +335,9 @@ const ADVICE = /check|try again|run .* again|before running/i;
 /** A write that may have taken effect says so, instead of inviting a repeat. */
 const MAY_HAVE_HAPPENED = /may have|may already/i;
 
-const CELLS = OPERATION_CLASSES.flatMap((row) => FAULTS.map((fault) => ({ row, fault, name: `${row.label} × ${fault.label}` })));
+const CELLS = OPERATION_CLASSES.flatMap((row) =>
+	FAULTS.map((fault) => ({ row, fault, name: `${row.label} × ${fault.label}` })),
+);
 
 /** One cell against its own simulator: the operation meets the fault once, as the policy says. */
 async function runCell(row: OperationClass, fault: FaultColumn): Promise<void> {
@@ -289,7 +362,8 @@ async function runCell(row: OperationClass, fault: FaultColumn): Promise<void> {
 		} else {
 			expect(result.failure).toMatch(fault.says);
 			expect(result.failure).toMatch(ADVICE);
-			if (ENDPOINTS[row.endpoint].repeat !== 'idempotent' && fault.handled) expect(result.failure).toMatch(MAY_HAVE_HAPPENED);
+			if (ENDPOINTS[row.endpoint].repeat !== 'idempotent' && fault.handled)
+				expect(result.failure).toMatch(MAY_HAVE_HAPPENED);
 		}
 		if (runner.records !== undefined) {
 			// exactly once: stored by the request that took effect, never by a repeat on top of it
@@ -313,7 +387,9 @@ describe('Fault matrix: every operation class meets every fault as the request p
 	afterAll(() => Object.assign(RETRY_LIMITS, saved));
 
 	const sideBySide = CELLS.filter((cell) => RUNNERS[cell.row.key].sideBySide);
-	it.each(CELLS.filter((cell) => !sideBySide.includes(cell)))('$name', ({ row, fault }) => runCell(row, fault));
+	it.each(CELLS.filter((cell) => !sideBySide.includes(cell)))('$name', ({ row, fault }) =>
+		runCell(row, fault),
+	);
 
 	describe('cells that wait seconds, run side by side', () => {
 		const running = new Map<string, Promise<void>>();

@@ -18,19 +18,37 @@ interface KeyEchoCase {
 }
 
 const waba = (sim: Simulator) => [...sim.org.channels.values()].find((c) => c.type === 'WABA')!.id;
-const maria = (sim: Simulator) => [...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!.id;
+const maria = (sim: Simulator) =>
+	[...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!.id;
 const agent = (sim: Simulator) => [...sim.org.agents.values()][0].id;
 const thread = (sim: Simulator) => [...sim.org.threads.values()][0].id;
 
 const CASES: KeyEchoCase[] = [
-	{ label: 'read (Agent → Get)', endpoint: 'getAgent', parameters: (sim) => ({ resource: 'agent', operation: 'get', agentId: byId(agent(sim)) }) },
-	{ label: 'list (Tag → Get Many)', endpoint: 'listTags', parameters: () => ({ resource: 'tag', operation: 'getAll', returnAll: true }) },
+	{
+		label: 'read (Agent → Get)',
+		endpoint: 'getAgent',
+		parameters: (sim) => ({ resource: 'agent', operation: 'get', agentId: byId(agent(sim)) }),
+	},
+	{
+		label: 'list (Tag → Get Many)',
+		endpoint: 'listTags',
+		parameters: () => ({ resource: 'tag', operation: 'getAll', returnAll: true }),
+	},
 	{
 		label: 'update (Thread → Update)',
 		endpoint: 'updateThread',
-		parameters: (sim) => ({ resource: 'thread', operation: 'update', threadId: byId(thread(sim)), status: 'closed' }),
+		parameters: (sim) => ({
+			resource: 'thread',
+			operation: 'update',
+			threadId: byId(thread(sim)),
+			status: 'closed',
+		}),
 	},
-	{ label: 'creation (Tag → Create)', endpoint: 'createTag', parameters: () => ({ resource: 'tag', operation: 'create', name: 'Key echo' }) },
+	{
+		label: 'creation (Tag → Create)',
+		endpoint: 'createTag',
+		parameters: () => ({ resource: 'tag', operation: 'create', name: 'Key echo' }),
+	},
 	{
 		label: 'call placement (Call → Place AI Call)',
 		endpoint: 'placePhoneCall',
@@ -46,24 +64,53 @@ const CASES: KeyEchoCase[] = [
 	{
 		label: 'WhatsApp send (Send Message)',
 		endpoint: 'sendMessage',
-		parameters: (sim) => ({ resource: 'whatsapp', operation: 'sendMessage', channelId: byId(waba(sim)), contactId: byId(maria(sim)), content: 'Key echo' }),
+		parameters: (sim) => ({
+			resource: 'whatsapp',
+			operation: 'sendMessage',
+			channelId: byId(waba(sim)),
+			contactId: byId(maria(sim)),
+			content: 'Key echo',
+		}),
 	},
 	{
 		label: 'event batch (Event → Send)',
 		endpoint: 'sendEvents',
-		parameters: () => ({ resource: 'event', operation: 'send', eventInput: 'json', eventJson: '={{ $json }}' }),
-		items: [{ event_name: 'key_echo', event_id: 'key-echo-1', contact: { email: 'key-echo@example.com' } }],
+		parameters: () => ({
+			resource: 'event',
+			operation: 'send',
+			eventInput: 'json',
+			eventJson: '={{ $json }}',
+		}),
+		items: [
+			{
+				event_name: 'key_echo',
+				event_id: 'key-echo-1',
+				contact: { email: 'key-echo@example.com' },
+			},
+		],
 	},
 ];
 
-const pathOf = (endpoint: EndpointName) => new RegExp(`^${ENDPOINTS[endpoint].path.replace(/\{\w+\}/g, ANY_ID)}$`);
+const pathOf = (endpoint: EndpointName) =>
+	new RegExp(`^${ENDPOINTS[endpoint].path.replace(/\{\w+\}/g, ANY_ID)}$`);
 
 /** Everything a run leaves that a user or a log could see, errors with their description, cause and context. */
 function visible(value: unknown): string {
 	return JSON.stringify(value, (_key, v: unknown) => {
 		if (!(v instanceof Error)) return v;
-		const e = v as Error & { description?: unknown; cause?: unknown; context?: unknown; errorResponse?: unknown };
-		return { message: e.message, description: e.description, cause: e.cause, context: e.context, errorResponse: e.errorResponse };
+		const e = v as Error & {
+			description?: unknown;
+			cause?: unknown;
+			context?: unknown;
+			errorResponse?: unknown;
+		};
+		return {
+			message: e.message,
+			description: e.description,
+			cause: e.cause,
+			context: e.context,
+			errorResponse: e.errorResponse,
+		};
 	});
 }
 
@@ -77,15 +124,37 @@ describe('a service that quotes the API key in its error message: the key appear
 	afterEach(() => sim.stop());
 
 	const statuses = [400, 401, 500];
-	it.each(CASES.flatMap((c) => statuses.map((status) => ({ ...c, status, name: `${c.label} × ${status}` }))))('$name', async ({ endpoint, parameters, items, status }) => {
+	it.each(
+		CASES.flatMap((c) =>
+			statuses.map((status) => ({ ...c, status, name: `${c.label} × ${status}` })),
+		),
+	)('$name', async ({ endpoint, parameters, items, status }) => {
 		sim = await startSimulator();
 		const { method } = ENDPOINTS[endpoint];
-		const echo = { status, body: { statusCode: status, message: 'Invalid API key' }, quoteKey: true };
+		const echo = {
+			status,
+			body: { statusCode: status, message: 'Invalid API key' },
+			quoteKey: true,
+		};
 		for (const continueOnFail of [false, true]) {
 			sim.faults.clear();
-			sim.faults.inject({ method, path: pathOf(endpoint), fault: echo, times: RETRY_LIMITS.transientTries });
-			const run = await runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: parameters(sim), items, continueOnFail });
-			const seen = visible({ items: run.items, error: run.error, resultData: run.run.data.resultData });
+			sim.faults.inject({
+				method,
+				path: pathOf(endpoint),
+				fault: echo,
+				times: RETRY_LIMITS.transientTries,
+			});
+			const run = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: parameters(sim),
+				items,
+				continueOnFail,
+			});
+			const seen = visible({
+				items: run.items,
+				error: run.error,
+				resultData: run.run.data.resultData,
+			});
 			// the service did quote the key, and the node removed it
 			expect(seen).toContain('[API key removed]');
 			expect(seen).not.toContain(sim.apiKey);
@@ -94,8 +163,16 @@ describe('a service that quotes the API key in its error message: the key appear
 
 	it('a poll of the trigger that meets the quoted key raises an error without it', async () => {
 		sim = await startSimulator();
-		const trigger = pollingTrigger({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters: { event: 'callFinished' }, clock: () => sim.clock.now() });
-		sim.faults.inject({ method: 'GET', path: pathOf('listCalls'), fault: { status: 401, body: { statusCode: 401, message: 'Invalid API key' }, quoteKey: true } });
+		const trigger = pollingTrigger({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { event: 'callFinished' },
+			clock: () => sim.clock.now(),
+		});
+		sim.faults.inject({
+			method: 'GET',
+			path: pathOf('listCalls'),
+			fault: { status: 401, body: { statusCode: 401, message: 'Invalid API key' }, quoteKey: true },
+		});
 		const failed = await trigger.poll().then(
 			() => undefined,
 			(error: unknown) => error,

@@ -36,7 +36,15 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 				binaryPropertyName: 'data',
 			},
 			items: [{ order: 1 }],
-			binary: [{ data: { data: file.toString('base64'), mimeType: 'application/pdf', fileName: 'catalog.pdf' } }],
+			binary: [
+				{
+					data: {
+						data: file.toString('base64'),
+						mimeType: 'application/pdf',
+						fileName: 'catalog.pdf',
+					},
+				},
+			],
 			continueOnFail: true,
 		});
 
@@ -47,7 +55,9 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 		expect(items[0].json.error).toBeUndefined();
 		const sent = sim.requestsTo('POST', '/v1/waba/send-media');
 		expect(sent).toHaveLength(1);
-		expect(Buffer.from(String((sent[0].body as IDataObject).media_data), 'base64').equals(file)).toBe(true);
+		expect(
+			Buffer.from(String((sent[0].body as IDataObject).media_data), 'base64').equals(file),
+		).toBe(true);
 		const stored = [...sim.org.messages.values()].filter((m) => m.id === items[0].json.message_id);
 		expect(stored).toHaveLength(1);
 		expect(stored[0].media).toMatchObject({ size_bytes: TEN_MB, file_name: 'catalog.pdf' });
@@ -71,15 +81,26 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 		expect(error).toBeUndefined();
 		expect(items[0].json.error).toBeUndefined();
 		expect(sim.requestsTo('POST', '/v1/waba/send-media')).toHaveLength(1);
-		expect([...sim.org.messages.values()].find((m) => m.id === items[0].json.message_id)?.media).toMatchObject({ size_bytes: TEN_MB });
+		expect(
+			[...sim.org.messages.values()].find((m) => m.id === items[0].json.message_id)?.media,
+		).toMatchObject({ size_bytes: TEN_MB });
 	});
 
 	it('refused by the service as too large, fails the item with the status and what to do, sent once', async () => {
-		sim.faults.inject({ method: 'POST', path: '/v1/waba/send-media', fault: { status: 413, rawBody: '<html><body><h1>413 Request Entity Too Large</h1></body></html>' } });
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/waba/send-media',
+			fault: {
+				status: 413,
+				rawBody: '<html><body><h1>413 Request Entity Too Large</h1></body></html>',
+			},
+		});
 		const { items, error } = await sendFile();
 		expect(error).toBeUndefined();
 		expect(items[0].pairedItem).toEqual({ item: 0 });
-		expect(items[0].json.error).toMatch(/too large.*Send a smaller file, or a public URL to it\. \(HTTP 413\)/);
+		expect(items[0].json.error).toMatch(
+			/too large.*Send a smaller file, or a public URL to it\. \(HTTP 413\)/,
+		);
 		expect(sim.requestsTo('POST', '/v1/waba/send-media')).toHaveLength(1);
 	});
 });

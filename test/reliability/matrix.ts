@@ -1,4 +1,8 @@
-import { ENDPOINTS, type EndpointName, type RepeatPolicy } from '../../nodes/VoiceAgentCrm/transport/endpoints';
+import {
+	ENDPOINTS,
+	type EndpointName,
+	type RepeatPolicy,
+} from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import type { Fault } from '../../simulator';
 
 /**
@@ -69,7 +73,11 @@ export const FAULTS: FaultColumn[] = [
 		key: 'error500',
 		label: '500',
 		kind: 'serverError',
-		fault: { status: 500, afterHandling: true, body: { statusCode: 500, message: 'Internal server error' } },
+		fault: {
+			status: 500,
+			afterHandling: true,
+			body: { statusCode: 500, message: 'Internal server error' },
+		},
 		handled: true,
 		says: /HTTP 500/,
 	},
@@ -77,7 +85,10 @@ export const FAULTS: FaultColumn[] = [
 		key: 'provider502',
 		label: "API's own 502",
 		kind: 'providerUnavailable',
-		fault: { status: 502, body: { statusCode: 502, success: false, message: 'Messaging provider unavailable' } },
+		fault: {
+			status: 502,
+			body: { statusCode: 502, success: false, message: 'Messaging provider unavailable' },
+		},
 		handled: false,
 		says: /HTTP 502/,
 	},
@@ -112,7 +123,12 @@ export const FAULTS: FaultColumn[] = [
 		key: 'malformedJson',
 		label: 'malformed JSON',
 		kind: 'badAnswer',
-		fault: { status: 200, rawBody: '{"statusCode": 200, "data": {"id": ', contentType: 'application/json', afterHandling: true },
+		fault: {
+			status: 200,
+			rawBody: '{"statusCode": 200, "data": {"id": ',
+			contentType: 'application/json',
+			afterHandling: true,
+		},
 		handled: true,
 		says: /HTTP 200.*not JSON/,
 	},
@@ -129,7 +145,12 @@ export const FAULTS: FaultColumn[] = [
 		label: 'HTML 502 after processing',
 		kind: 'serverError',
 		// a gateway's page, not the API's own 502: the request may have taken effect behind it
-		fault: { status: 502, rawBody: HTML_BAD_GATEWAY, contentType: 'text/html', afterHandling: true },
+		fault: {
+			status: 502,
+			rawBody: HTML_BAD_GATEWAY,
+			contentType: 'text/html',
+			afterHandling: true,
+		},
 		handled: true,
 		says: /HTTP 502/,
 	},
@@ -169,12 +190,37 @@ export const OPERATION_CLASSES: OperationClass[] = [
 	{ key: 'create', label: 'Create (Contact → Create)', endpoint: 'createContact' },
 	{ key: 'placement', label: 'Call placement (Call → Place AI Call)', endpoint: 'placePhoneCall' },
 	{ key: 'whatsapp', label: 'WhatsApp send (WhatsApp → Send Message)', endpoint: 'sendMessage' },
-	{ key: 'stop', label: 'Stop (Call → Stop), a live call', endpoint: 'stopCall', afterRepeat: 'repeats, reports the call stopped' },
-	{ key: 'eventsWithIds', label: 'Event batch, every event with an ID', endpoint: 'sendEvents', repeatSafe: true },
-	{ key: 'eventsWithoutIds', label: 'Event batch, some events without an ID', endpoint: 'sendEvents', repeatSafe: false },
+	{
+		key: 'stop',
+		label: 'Stop (Call → Stop), a live call',
+		endpoint: 'stopCall',
+		afterRepeat: 'repeats, reports the call stopped',
+	},
+	{
+		key: 'eventsWithIds',
+		label: 'Event batch, every event with an ID',
+		endpoint: 'sendEvents',
+		repeatSafe: true,
+	},
+	{
+		key: 'eventsWithoutIds',
+		label: 'Event batch, some events without an ID',
+		endpoint: 'sendEvents',
+		repeatSafe: false,
+	},
 	{ key: 'poll', label: 'Trigger poll (Call Finished)', endpoint: 'listCalls', trigger: true },
-	{ key: 'waitStatus', label: 'Call wait, status read (Place AI Call → Wait for Outcome)', endpoint: 'getCallStatus', waitsForCall: true },
-	{ key: 'waitRecord', label: 'Call wait, record read (Place AI Call → Wait for Outcome)', endpoint: 'getCall', waitsForCall: true },
+	{
+		key: 'waitStatus',
+		label: 'Call wait, status read (Place AI Call → Wait for Outcome)',
+		endpoint: 'getCallStatus',
+		waitsForCall: true,
+	},
+	{
+		key: 'waitRecord',
+		label: 'Call wait, record read (Place AI Call → Wait for Outcome)',
+		endpoint: 'getCall',
+		waitsForCall: true,
+	},
 ];
 
 export type Outcome = 'repeats' | 'fails';
@@ -209,6 +255,8 @@ function cellText(row: OperationClass, fault: FaultColumn): string {
 export function renderMatrix(): string {
 	const head = `| | ${FAULTS.map((f) => f.label).join(' | ')} |`;
 	const rule = `|---|${FAULTS.map(() => '---').join('|')}|`;
-	const rows = OPERATION_CLASSES.map((row) => `| ${row.label} | ${FAULTS.map((f) => cellText(row, f)).join(' | ')} |`);
+	const rows = OPERATION_CLASSES.map(
+		(row) => `| ${row.label} | ${FAULTS.map((f) => cellText(row, f)).join(' | ')} |`,
+	);
 	return [head, rule, ...rows].join('\n');
 }

@@ -35,16 +35,28 @@ const CLASSES: WriteClass[] = [
 			fullName: 'Partial Run',
 		}),
 		items,
-		stored: (sim) => new Map([...sim.org.calls.values()].filter((c) => PHONES.includes(c.to)).map((c) => [c.to, c.id])),
+		stored: (sim) =>
+			new Map(
+				[...sim.org.calls.values()].filter((c) => PHONES.includes(c.to)).map((c) => [c.to, c.id]),
+			),
 	},
 	{
 		label: 'Contact → Create',
 		endpoint: 'createContact',
 		record: 'contact',
-		parameters: () => ({ resource: 'contact', operation: 'create', phoneNumber: '={{ $json.phone }}', additionalFields: { fullName: 'Partial Run' } }),
+		parameters: () => ({
+			resource: 'contact',
+			operation: 'create',
+			phoneNumber: '={{ $json.phone }}',
+			additionalFields: { fullName: 'Partial Run' },
+		}),
 		items,
 		stored: (sim) =>
-			new Map([...sim.org.contacts.values()].filter((c) => PHONES.includes(c.phone_number)).map((c) => [c.phone_number, c.id])),
+			new Map(
+				[...sim.org.contacts.values()]
+					.filter((c) => PHONES.includes(c.phone_number))
+					.map((c) => [c.phone_number, c.id]),
+			),
 	},
 	{
 		label: 'WhatsApp → Send Message',
@@ -54,7 +66,9 @@ const CLASSES: WriteClass[] = [
 			resource: 'whatsapp',
 			operation: 'sendMessage',
 			channelId: byId([...sim.org.channels.values()].find((c) => c.type === 'WABA')!.id),
-			contactId: byId([...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!.id),
+			contactId: byId(
+				[...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!.id,
+			),
 			content: '={{ "Partial run " + $json.phone }}',
 		}),
 		items,
@@ -71,23 +85,31 @@ describe('a run that stops part-way (Continue On Fail off) names the writes that
 	let sim: Simulator;
 	afterEach(() => sim.stop());
 
-	it.each(CLASSES)('$label: 3 items, the answer to the second is lost after it took effect', async (writeClass) => {
-		sim = await startSimulator();
-		// item 0 goes through; item 1's request takes effect but its answer is lost
-		sim.faults.inject({ method: 'POST', path: endpointPath(writeClass.endpoint), skip: 1, fault: { drop: true, afterHandling: true } });
-		const { error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: writeClass.parameters(sim),
-			items: writeClass.items,
-		});
-		const stored = writeClass.stored(sim);
-		// the store: item 0's write and item 1's (whose answer was lost), never item 2's
-		expect([...stored.keys()].sort()).toEqual([PHONES[0], PHONES[1]]);
-		const said = `${error?.message} ${error?.description}`;
-		expect(error?.message).toMatch(/may have been/);
-		expect(said).toContain(`item 0 → ${writeClass.record} ${stored.get(PHONES[0])}`);
-		expect(said).toMatch(/Not sent: item 2\./);
-		// item 1's record is unknown to the node: the headline says to check for it
-		expect(said).not.toContain(stored.get(PHONES[1])!);
-	});
+	it.each(CLASSES)(
+		'$label: 3 items, the answer to the second is lost after it took effect',
+		async (writeClass) => {
+			sim = await startSimulator();
+			// item 0 goes through; item 1's request takes effect but its answer is lost
+			sim.faults.inject({
+				method: 'POST',
+				path: endpointPath(writeClass.endpoint),
+				skip: 1,
+				fault: { drop: true, afterHandling: true },
+			});
+			const { error } = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: writeClass.parameters(sim),
+				items: writeClass.items,
+			});
+			const stored = writeClass.stored(sim);
+			// the store: item 0's write and item 1's (whose answer was lost), never item 2's
+			expect([...stored.keys()].sort()).toEqual([PHONES[0], PHONES[1]]);
+			const said = `${error?.message} ${error?.description}`;
+			expect(error?.message).toMatch(/may have been/);
+			expect(said).toContain(`item 0 → ${writeClass.record} ${stored.get(PHONES[0])}`);
+			expect(said).toMatch(/Not sent: item 2\./);
+			// item 1's record is unknown to the node: the headline says to check for it
+			expect(said).not.toContain(stored.get(PHONES[1])!);
+		},
+	);
 });

@@ -7,7 +7,9 @@ import { renderMatrix } from './matrix';
 describe('README, "Faults and what the nodes do"', () => {
 	it('shows the fault matrix as the test derives it from the request policy', () => {
 		const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-		const table = /<!-- fault-matrix:start -->\n([\s\S]*?)\n<!-- fault-matrix:end -->/.exec(readme)?.[1];
+		const table = /<!-- fault-matrix:start -->\n([\s\S]*?)\n<!-- fault-matrix:end -->/.exec(
+			readme,
+		)?.[1];
 		// on a change of the policy, paste the expected table between the markers
 		expect(table).toBe(renderMatrix());
 	});

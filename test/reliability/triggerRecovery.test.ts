@@ -35,8 +35,12 @@ describe('Trigger: a failed poll keeps its state and the next good poll emits wh
 	afterEach(() => sim.stop());
 
 	const finishCalls = (count: number) =>
-		Array.from({ length: count }, (_, i) => insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - i) }).id);
-	const emitted = (output: Awaited<ReturnType<PollingTrigger['poll']>>) => (output?.[0] ?? []).map((item) => String(item.json.id));
+		Array.from(
+			{ length: count },
+			(_, i) => insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - i) }).id,
+		);
+	const emitted = (output: Awaited<ReturnType<PollingTrigger['poll']>>) =>
+		(output?.[0] ?? []).map((item) => String(item.json.id));
 
 	async function failingPoll(): Promise<void> {
 		const before = JSON.stringify(trigger.staticData);
@@ -51,7 +55,12 @@ describe('Trigger: a failed poll keeps its state and the next good poll emits wh
 
 	it('a 5xx on the first page', async () => {
 		const missed = finishCalls(5);
-		sim.faults.inject({ method: 'GET', path: CALLS, times: RETRY_LIMITS.transientTries, fault: { status: 500 } });
+		sim.faults.inject({
+			method: 'GET',
+			path: CALLS,
+			times: RETRY_LIMITS.transientTries,
+			fault: { status: 500 },
+		});
 		await failingPoll();
 		const next = emitted(await trigger.poll());
 		expect(next.sort()).toEqual([...missed].sort());
@@ -61,7 +70,12 @@ describe('Trigger: a failed poll keeps its state and the next good poll emits wh
 	it('a 5xx on a later page, after the first page was read', async () => {
 		const missed = finishCalls(TWO_PAGES);
 		const disarm = beforeNthRequest(sim, 'GET', CALLS, 2, () =>
-			sim.faults.inject({ method: 'GET', path: CALLS, times: RETRY_LIMITS.transientTries, fault: { status: 500 } }),
+			sim.faults.inject({
+				method: 'GET',
+				path: CALLS,
+				times: RETRY_LIMITS.transientTries,
+				fault: { status: 500 },
+			}),
 		);
 		await failingPoll();
 		expect(disarm()).toBe(true);

@@ -7,7 +7,10 @@ import { STATUS_ADVICE } from '../../nodes/VoiceAgentCrm/transport/errors';
 /** The first cells of the README's troubleshooting table: how each message starts. */
 function messageStarts(): string[] {
 	const readme = readFileSync(join(__dirname, '../../README.md'), 'utf8');
-	const section = readme.slice(readme.indexOf('## Troubleshooting'), readme.indexOf('\n## ', readme.indexOf('## Troubleshooting') + 1));
+	const section = readme.slice(
+		readme.indexOf('## Troubleshooting'),
+		readme.indexOf('\n## ', readme.indexOf('## Troubleshooting') + 1),
+	);
 	return section
 		.split('\n')
 		.filter((line) => line.startsWith('| ') && !line.startsWith('| Message'))
@@ -25,7 +28,11 @@ describe('README, "Troubleshooting", against the failure contract', () => {
 	const starts = messageStarts();
 	const headlines = new Set<string>([
 		...Object.values(STATUS_ADVICE),
-		...Object.values<Endpoint>(ENDPOINTS).flatMap(({ failure }) => [failure.mayHaveHappened, ...Object.values(failure.byStatus ?? {})].filter((text): text is string => !!text)),
+		...Object.values<Endpoint>(ENDPOINTS).flatMap(({ failure }) =>
+			[failure.mayHaveHappened, ...Object.values(failure.byStatus ?? {})].filter(
+				(text): text is string => !!text,
+			),
+		),
 	]);
 	it.each([...headlines].map(opening))('has a row for "%s…"', (start) => {
 		expect(starts.some((cell) => cell.startsWith(start))).toBe(true);

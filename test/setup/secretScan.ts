@@ -14,7 +14,9 @@ function record(args: unknown[]): void {
 
 function safeJson(value: unknown): string {
 	try {
-		return value instanceof Error ? `${value.message} ${value.stack ?? ''} ${safeJson({ ...value })}` : JSON.stringify(value);
+		return value instanceof Error
+			? `${value.message} ${value.stack ?? ''} ${safeJson({ ...value })}`
+			: JSON.stringify(value);
 	} catch {
 		return String(value);
 	}
@@ -28,8 +30,16 @@ for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
 	};
 }
 
-const logTo = (..._: unknown[]) => (message: string, meta?: unknown) => record([message, meta]);
-LoggerProxy.init({ error: logTo(), warn: logTo(), info: logTo(), debug: logTo() } as unknown as Parameters<typeof LoggerProxy.init>[0]);
+const logTo =
+	(..._: unknown[]) =>
+	(message: string, meta?: unknown) =>
+		record([message, meta]);
+LoggerProxy.init({
+	error: logTo(),
+	warn: logTo(),
+	info: logTo(),
+	debug: logTo(),
+} as unknown as Parameters<typeof LoggerProxy.init>[0]);
 
 afterEach(() => {
 	const leaked = lines.map(findSecret).find(Boolean);

@@ -32,8 +32,14 @@ describe('Voice Agent CRM Trigger: what a polling trigger owes its users', () =>
 	});
 
 	it('manual mode returns the newest matching finished call at once, without touching the cursor', async () => {
-		const older = insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - 5 * MINUTE), direction: 'inbound' });
-		insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - 4 * MINUTE), direction: 'outbound' });
+		const older = insertCall(sim, {
+			created_at: sim.clock.iso(sim.clock.now() - 5 * MINUTE),
+			direction: 'inbound',
+		});
+		insertCall(sim, {
+			created_at: sim.clock.iso(sim.clock.now() - 4 * MINUTE),
+			direction: 'outbound',
+		});
 		insertCall(sim, { created_at: sim.clock.iso(), phase: 'in_progress' });
 		const trigger = callTrigger({ directions: ['inbound'] });
 		const out = await trigger.poll('manual');
@@ -45,9 +51,15 @@ describe('Voice Agent CRM Trigger: what a polling trigger owes its users', () =>
 		const trigger = callTrigger();
 		await trigger.poll();
 		const saved = JSON.stringify(trigger.staticData);
-		sim.faults.inject({ method: 'GET', path: '/v1/calls', fault: { status: 401, body: { statusCode: 401, message: 'Unauthorized' } } });
+		sim.faults.inject({
+			method: 'GET',
+			path: '/v1/calls',
+			fault: { status: 401, body: { statusCode: 401, message: 'Unauthorized' } },
+		});
 		const error = await trigger.poll().catch((e: unknown) => e);
-		expect(String((error as Error).message) + String((error as { description?: string }).description)).toMatch(/API key/);
+		expect(
+			String((error as Error).message) + String((error as { description?: string }).description),
+		).toMatch(/API key/);
 		expect(JSON.stringify(error)).not.toContain(sim.apiKey);
 		expect(JSON.stringify(trigger.staticData)).toBe(saved);
 		expect(JSON.stringify(trigger.staticData)).not.toContain(sim.apiKey);
@@ -97,7 +109,12 @@ describe('Voice Agent CRM Trigger: what a polling trigger owes its users', () =>
 		expect(out![0][0].json).toMatchObject({
 			id: open.id,
 			status: 'closed',
-			change: { kinds: ['closed'], fields: ['status', 'updated_at'], before: { status: 'open' }, after: { status: 'closed' } },
+			change: {
+				kinds: ['closed'],
+				fields: ['status', 'updated_at'],
+				before: { status: 'open' },
+				after: { status: 'closed' },
+			},
 		});
 		expect(await trigger.poll()).toBeNull();
 

@@ -26,17 +26,25 @@ describe('Call Finished through 1,000 simulated calls', () => {
 		const random = randomSource(7);
 		const plans = new Map<string, { analysisDelayMs?: number }>();
 		const place = (placeInMs?: number) => {
-			const { call, plan } = placeCall(sim, random, { placeInMs, lateAnalysisMs: LATE_ANALYSIS_MS });
+			const { call, plan } = placeCall(sim, random, {
+				placeInMs,
+				lateAnalysisMs: LATE_ANALYSIS_MS,
+			});
 			plans.set(call.id, plan);
 		};
 
 		// before activation: 20 finished calls (never to be emitted) and 10 live ones (to be emitted when they finish)
-		for (let i = 0; i < 20; i++) insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - (30 - i) * MINUTE) });
+		for (let i = 0; i < 20; i++)
+			insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - (30 - i) * MINUTE) });
 		for (let i = 0; i < 10; i++) place();
 
 		const trigger: PollingTrigger = pollingTrigger({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished', waitForAnalysis: true, analysisWaitMinutes: ANALYSIS_WAIT_MINUTES },
+			parameters: {
+				event: 'callFinished',
+				waitForAnalysis: true,
+				analysisWaitMinutes: ANALYSIS_WAIT_MINUTES,
+			},
 			clock: () => sim.clock.now(),
 		});
 		expect(await trigger.poll()).toBeNull();
@@ -46,7 +54,11 @@ describe('Call Finished through 1,000 simulated calls', () => {
 		const collect = (out: Awaited<ReturnType<PollingTrigger['poll']>>) => {
 			for (const item of out?.[0] ?? []) emitted.push(item.json);
 		};
-		const newestCreatedAt = () => [...sim.org.calls.values()].map((c) => c.created_at).sort().pop()!;
+		const newestCreatedAt = () =>
+			[...sim.org.calls.values()]
+				.map((c) => c.created_at)
+				.sort()
+				.pop()!;
 		let shiftedPoll = false;
 		let failedPoll = false;
 
@@ -61,10 +73,18 @@ describe('Call Finished through 1,000 simulated calls', () => {
 			}
 			if (step % 4 === 0) {
 				// a finished call that becomes visible late, dated before the newest one seen
-				insertCall(sim, { created_at: sim.clock.iso(sim.clock.now() - 61_000), finished_at: sim.clock.iso(sim.clock.now() - 1_000) });
+				insertCall(sim, {
+					created_at: sim.clock.iso(sim.clock.now() - 61_000),
+					finished_at: sim.clock.iso(sim.clock.now() - 1_000),
+				});
 			}
 			if (step % 7 === 0) trigger.restart();
-			if (step % 3 === 0) sim.faults.inject({ method: 'GET', path: '/v1/calls', fault: { status: 429, retryAfter: 0 } });
+			if (step % 3 === 0)
+				sim.faults.inject({
+					method: 'GET',
+					path: '/v1/calls',
+					fault: { status: 429, retryAfter: 0 },
+				});
 
 			if (step === 10) {
 				// a burst that spans two pages; the second page fails (all three tries)
@@ -116,7 +136,11 @@ describe('Call Finished through 1,000 simulated calls', () => {
 			}
 		}
 		// planned analysis within the bound was always waited for
-		const readyWhenDue = emitted.filter((c) => c.start_at && (plans.get(c.id as string)?.analysisDelayMs ?? 0) < ANALYSIS_WAIT_MINUTES * MINUTE);
+		const readyWhenDue = emitted.filter(
+			(c) =>
+				c.start_at &&
+				(plans.get(c.id as string)?.analysisDelayMs ?? 0) < ANALYSIS_WAIT_MINUTES * MINUTE,
+		);
 		expect(readyWhenDue.every((c) => c.analysis_ready === true)).toBe(true);
 	}, 60_000);
 });

@@ -14,7 +14,11 @@ describe('Voice Agent CRM Trigger: recordings as files', () => {
 	it("puts each emitted call's recording into the chosen binary property; a call without one gets a recording_note", async () => {
 		const trigger = pollingTrigger({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished', downloadRecording: true, recordingBinaryProperty: 'audio' },
+			parameters: {
+				event: 'callFinished',
+				downloadRecording: true,
+				recordingBinaryProperty: 'audio',
+			},
 			clock: () => sim.clock.now(),
 		});
 		expect(await trigger.poll()).toBeNull();
@@ -23,8 +27,13 @@ describe('Voice Agent CRM Trigger: recordings as files', () => {
 		const unanswered = insertCall(sim, { created_at: sim.clock.iso(), phase: 'no_answer' });
 		const [items] = (await trigger.poll())!;
 		const byId = new Map(items.map((item) => [item.json.id, item]));
-		expect(byId.get(answered.id)!.binary?.audio).toMatchObject({ mimeType: 'audio/wav', fileName: `call-${answered.id}.wav` });
-		expect(Buffer.from(byId.get(answered.id)!.binary!.audio.data, 'base64').length).toBe(44 + 16_000);
+		expect(byId.get(answered.id)!.binary?.audio).toMatchObject({
+			mimeType: 'audio/wav',
+			fileName: `call-${answered.id}.wav`,
+		});
+		expect(Buffer.from(byId.get(answered.id)!.binary!.audio.data, 'base64').length).toBe(
+			44 + 16_000,
+		);
 		expect(byId.get(unanswered.id)!.binary).toBeUndefined();
 		expect(byId.get(unanswered.id)!.json.recording_note).toMatch(/has no recording/);
 	});
@@ -38,7 +47,11 @@ describe('Voice Agent CRM Trigger: recordings as files', () => {
 		await trigger.poll();
 		await sim.clock.advance(MINUTE);
 		const call = insertCall(sim, { created_at: sim.clock.iso(), phase: 'ended' });
-		sim.faults.inject({ method: 'GET', path: `/v1/calls/${call.id}/recording`, fault: { status: 503, body: { statusCode: 503, message: 'Unavailable' } } });
+		sim.faults.inject({
+			method: 'GET',
+			path: `/v1/calls/${call.id}/recording`,
+			fault: { status: 503, body: { statusCode: 503, message: 'Unavailable' } },
+		});
 		const [items] = (await trigger.poll())!;
 		expect(items.map((item) => item.json.id)).toEqual([call.id]);
 		expect(items[0].json.recording_note).toMatch(/answered HTTP 503/);

@@ -1,4 +1,11 @@
-import { insertCall, isFinishedPhase, planCalls, startCallLifecycle, type CallPlan, type CallResult } from '../../simulator';
+import {
+	insertCall,
+	isFinishedPhase,
+	planCalls,
+	startCallLifecycle,
+	type CallPlan,
+	type CallResult,
+} from '../../simulator';
 import type { Simulator } from '../../simulator';
 import type { Call } from '../../simulator';
 
@@ -18,14 +25,26 @@ export function pick<T>(random: () => number, values: readonly T[]): T {
 	return values[Math.floor(random() * values.length)];
 }
 
-const RESULTS: CallResult[] = ['answered', 'answered', 'answered', 'voicemail', 'no_answer', 'busy', 'failed'];
+const RESULTS: CallResult[] = [
+	'answered',
+	'answered',
+	'answered',
+	'voicemail',
+	'no_answer',
+	'busy',
+	'failed',
+];
 
 /**
  * A call placed now (or scheduled `placeInMs` ahead) that lives its whole life cycle on the
  * simulator clock, with a random outcome: talks of up to 8 minutes, analysis after 30 s, 3 minutes,
  * or `lateAnalysisMs` for one call in ten.
  */
-export function placeCall(sim: Simulator, random: () => number, options: { placeInMs?: number; lateAnalysisMs: number }): { call: Call; plan: CallPlan } {
+export function placeCall(
+	sim: Simulator,
+	random: () => number,
+	options: { placeInMs?: number; lateAnalysisMs: number },
+): { call: Call; plan: CallPlan } {
 	const now = sim.clock.now();
 	const plan: CallPlan = {
 		result: pick(random, RESULTS),
@@ -50,7 +69,9 @@ export function placeCall(sim: Simulator, random: () => number, options: { place
 }
 
 export function finishedIds(sim: Simulator): Set<string> {
-	return new Set([...sim.org.calls.values()].filter((c) => isFinishedPhase(c.phase)).map((c) => c.id));
+	return new Set(
+		[...sim.org.calls.values()].filter((c) => isFinishedPhase(c.phase)).map((c) => c.id),
+	);
 }
 
 /**
@@ -58,7 +79,13 @@ export function finishedIds(sim: Simulator): Set<string> {
  * clock work before handling each request), e.g. between the first and the second page of a poll.
  * Returns a function that disarms the hook and tells whether it ran.
  */
-export function beforeNthRequest(sim: Simulator, method: string, path: string, nth: number, action: () => void): () => boolean {
+export function beforeNthRequest(
+	sim: Simulator,
+	method: string,
+	path: string,
+	nth: number,
+	action: () => void,
+): () => boolean {
 	const start = sim.requestsTo(method, path).length;
 	let state: 'armed' | 'ran' | 'disarmed' = 'armed';
 	const check = () => {

@@ -41,7 +41,11 @@ describe('Trigger state stays bounded', () => {
 				const stuck = i % 20 === 0;
 				// half of each batch shares the newest timestamp, the rest is spread over the last minutes
 				const created = i < 500 ? now : now - 1 - Math.floor((i * 7_919) % (10 * MINUTE));
-				insertCall(sim, { created_at: sim.clock.iso(created), call_analysis: null, ...(stuck ? { phase: 'in_progress' as const } : {}) });
+				insertCall(sim, {
+					created_at: sim.clock.iso(created),
+					call_analysis: null,
+					...(stuck ? { phase: 'in_progress' as const } : {}),
+				});
 				if (!stuck) finished++;
 			}
 			for (const item of (await trigger.poll())?.[0] ?? []) {
@@ -50,14 +54,18 @@ describe('Trigger state stays bounded', () => {
 			}
 			largest = Math.max(largest, trigger.staticDataBytes());
 			// the simulator keeps only what a poll can still read: stuck calls and the last batch
-			for (const [id, call] of sim.org.calls) if (call.phase !== 'in_progress' && Date.parse(call.created_at) < now - 20 * MINUTE) sim.org.calls.delete(id);
+			for (const [id, call] of sim.org.calls)
+				if (call.phase !== 'in_progress' && Date.parse(call.created_at) < now - 20 * MINUTE)
+					sim.org.calls.delete(id);
 		}
 
 		expect(placed).toBe(100_000);
 		expect(emitted).toBe(finished);
 		expect(seen.size).toBe(finished);
 		expect(largest).toBeLessThan(CALL_STATE_BOUND_BYTES);
-		console.log(`Call Finished static data: at most ${largest} bytes over 100,000 calls (bound ${CALL_STATE_BOUND_BYTES})`);
+		console.log(
+			`Call Finished static data: at most ${largest} bytes over 100,000 calls (bound ${CALL_STATE_BOUND_BYTES})`,
+		);
 	}, 120_000);
 
 	it(`keeps Thread Changed's memory at ${MAX_KNOWN} threads plus those inside the overlap`, async () => {
@@ -74,7 +82,18 @@ describe('Trigger state stays bounded', () => {
 			await sim.clock.advance(15 * MINUTE);
 			for (let i = 0; i < 500; i++) {
 				const id = `thr-${round}-${i}`;
-				sim.org.threads.set(id, { id, channel_id: channelId, channel_type: 'WABA', contact_id: contactId, organization_id: sim.org.id, status: 'open', assignee: null, assignee_type: null, updated_at: sim.clock.iso(sim.clock.now() - i * 1_000), window_open_until: 0 });
+				sim.org.threads.set(id, {
+					id,
+					channel_id: channelId,
+					channel_type: 'WABA',
+					contact_id: contactId,
+					organization_id: sim.org.id,
+					status: 'open',
+					assignee: null,
+					assignee_type: null,
+					updated_at: sim.clock.iso(sim.clock.now() - i * 1_000),
+					window_open_until: 0,
+				});
 			}
 			expect((await trigger.poll())?.[0]).toHaveLength(500);
 			const known = Object.keys((trigger.staticData.threads as { known: object }).known).length;

@@ -15,8 +15,14 @@ interface Seen {
 	updated_at: string;
 }
 
-const stateOf = (t: Seen): Seen => ({ status: t.status, assignee: t.assignee, assignee_type: t.assignee_type, updated_at: t.updated_at });
-const sameAssignment = (a: Seen, b: Seen) => a.assignee === b.assignee && a.assignee_type === b.assignee_type;
+const stateOf = (t: Seen): Seen => ({
+	status: t.status,
+	assignee: t.assignee,
+	assignee_type: t.assignee_type,
+	updated_at: t.updated_at,
+});
+const sameAssignment = (a: Seen, b: Seen) =>
+	a.assignee === b.assignee && a.assignee_type === b.assignee_type;
 
 /**
  * Acceptance (issue 7): thread status and assignee changes racing the polls (between the pages of
@@ -68,10 +74,20 @@ describe('Thread Changed with changes racing the polls', () => {
 		};
 		const threads = () => [...sim.org.threads.values()];
 
-		for (let i = 0; i < 400; i++) newThread(sim.clock.now() - Math.floor(random() * 24 * 60 * MINUTE));
-		const options = { credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, clock: () => sim.clock.now() };
-		const statusAndAssignment = pollingTrigger({ ...options, parameters: { event: 'threadChanged', threadEvents: ['status', 'assignment'] } });
-		const anyUpdate = pollingTrigger({ ...options, parameters: { event: 'threadChanged', threadEvents: ['anyUpdate'] } });
+		for (let i = 0; i < 400; i++)
+			newThread(sim.clock.now() - Math.floor(random() * 24 * 60 * MINUTE));
+		const options = {
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			clock: () => sim.clock.now(),
+		};
+		const statusAndAssignment = pollingTrigger({
+			...options,
+			parameters: { event: 'threadChanged', threadEvents: ['status', 'assignment'] },
+		});
+		const anyUpdate = pollingTrigger({
+			...options,
+			parameters: { event: 'threadChanged', threadEvents: ['anyUpdate'] },
+		});
 		const triggers: Array<[PollingTrigger, IDataObject[]]> = [
 			[statusAndAssignment, []],
 			[anyUpdate, []],
@@ -80,7 +96,8 @@ describe('Thread Changed with changes racing the polls', () => {
 		const initial = new Map(threads().map((t) => [t.id, stateOf(t)]));
 
 		const pollAll = async () => {
-			for (const [trigger, items] of triggers) for (const item of (await trigger.poll())?.[0] ?? []) items.push(item.json);
+			for (const [trigger, items] of triggers)
+				for (const item of (await trigger.poll())?.[0] ?? []) items.push(item.json);
 		};
 		let raced = 0;
 		let failed = false;
@@ -91,7 +108,10 @@ describe('Thread Changed with changes racing the polls', () => {
 			// five changes through the real route
 			for (let i = 0; i < 5; i++) {
 				const thread = pick(random, threads());
-				const body = random() < 0.5 ? { status: thread.status === 'open' ? 'closed' : 'open' } : { assignee: null };
+				const body =
+					random() < 0.5
+						? { status: thread.status === 'open' ? 'closed' : 'open' }
+						: { assignee: null };
 				const res = await fetch(`${sim.baseUrl}/v1/thread/${thread.id}`, {
 					method: 'PUT',
 					headers: { 'x-api-key': sim.apiKey, 'content-type': 'application/json' },
@@ -126,7 +146,12 @@ describe('Thread Changed with changes racing the polls', () => {
 			if (step === 17) {
 				for (const thread of threads().slice(0, 300)) change(thread);
 				const disarm = beforeNthRequest(sim, 'GET', '/v1/threads', 2, () =>
-					sim.faults.inject({ method: 'GET', path: '/v1/threads', fault: { status: 503 }, times: 3 }),
+					sim.faults.inject({
+						method: 'GET',
+						path: '/v1/threads',
+						fault: { status: 503 },
+						times: 3,
+					}),
 				);
 				await expect(statusAndAssignment.poll()).rejects.toThrow();
 				failed = disarm();
@@ -149,7 +174,9 @@ describe('Thread Changed with changes racing the polls', () => {
 			const start = initial.get(thread.id) ?? null;
 
 			// status and assignment: a chain of real changes from the activation state to the final one
-			const chain = statusItems.filter((i) => i.id === thread.id).map((i) => i.change as { before: Seen | null; after: Seen });
+			const chain = statusItems
+				.filter((i) => i.id === thread.id)
+				.map((i) => i.change as { before: Seen | null; after: Seen });
 			let at = start;
 			for (const link of chain) {
 				if (at === null) expect(link.before).toBeNull();
@@ -167,7 +194,9 @@ describe('Thread Changed with changes racing the polls', () => {
 			}
 
 			// any update: a chain of strictly later versions ending at the final updated_at
-			const updates = updateItems.filter((i) => i.id === thread.id).map((i) => i.change as { before: Seen | null; after: Seen });
+			const updates = updateItems
+				.filter((i) => i.id === thread.id)
+				.map((i) => i.change as { before: Seen | null; after: Seen });
 			let version = start;
 			for (const link of updates) {
 				expect(link.before?.updated_at ?? null).toBe(version?.updated_at ?? null);

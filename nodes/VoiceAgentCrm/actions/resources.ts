@@ -15,7 +15,20 @@ import { thread } from './thread';
 import { whatsapp } from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
-export const RESOURCES: Resource[] = [call, agent, phoneNumber, comment, contact, tag, task, event, channel, thread, message, whatsapp];
+export const RESOURCES: Resource[] = [
+	call,
+	agent,
+	phoneNumber,
+	comment,
+	contact,
+	tag,
+	task,
+	event,
+	channel,
+	thread,
+	message,
+	whatsapp,
+];
 
 export const RESOURCE_SELECTOR: INodeProperties = {
 	displayName: 'Resource',

@@ -12,7 +12,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		(op) => op.option.value === operation,
 	);
 	if (!chosen) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of resource "${resource}" is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of resource "${resource}" is not supported`,
+		);
 	}
 	return [await chosen.execute.call(this, items)];
 }

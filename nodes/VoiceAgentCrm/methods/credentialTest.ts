@@ -14,7 +14,8 @@ const PROBE = 'listVoices';
 
 const PROBE_TIMEOUT_MS = 15_000;
 
-const API_ADDRESS_HINT = 'Use the address of the API (e.g. https://api.example.com), not the dashboard\'s.';
+const API_ADDRESS_HINT =
+	"Use the address of the API (e.g. https://api.example.com), not the dashboard's.";
 
 interface ProbeAnswer {
 	statusCode: number;
@@ -56,20 +57,35 @@ export async function voiceAgentCrmApiTest(
 		})) as ProbeAnswer;
 	} catch (error) {
 		const reason = isNoAnswer(error) ?? 'the request failed';
-		return failed(`The service did not answer: ${reason}. Check the Base URL (${baseUrl}) and that the service is reachable.`);
+		return failed(
+			`The service did not answer: ${reason}. Check the Base URL (${baseUrl}) and that the service is reachable.`,
+		);
 	}
 	return verdict(answer, baseUrl);
 }
 
 function verdict({ statusCode, body }: ProbeAnswer, baseUrl: string): INodeCredentialTestResult {
-	if (statusCode === 401) return failed('The API key was refused (401). Copy it again from the dashboard\'s API settings.');
+	if (statusCode === 401)
+		return failed(
+			"The API key was refused (401). Copy it again from the dashboard's API settings.",
+		);
 	if (statusCode === 404 || (statusCode >= 200 && statusCode < 300 && !isApiEnvelope(body))) {
-		const what = statusCode === 404 ? 'HTTP 404' : typeof body === 'string' ? 'a web page' : 'JSON that is not the API\'s';
-		return failed(`The Base URL does not point at the API: ${baseUrl} answered ${what} instead of the API's list of voices. ${API_ADDRESS_HINT}`);
+		const what =
+			statusCode === 404
+				? 'HTTP 404'
+				: typeof body === 'string'
+					? 'a web page'
+					: "JSON that is not the API's";
+		return failed(
+			`The Base URL does not point at the API: ${baseUrl} answered ${what} instead of the API's list of voices. ${API_ADDRESS_HINT}`,
+		);
 	}
-	if (statusCode === 429) return failed('The API\'s rate limit is reached for now (429). Test again in a minute.');
+	if (statusCode === 429)
+		return failed("The API's rate limit is reached for now (429). Test again in a minute.");
 	if (statusCode < 200 || statusCode >= 300) {
-		return failed(`The service answered HTTP ${statusCode} to the test request. Check the Base URL (${baseUrl}) and try again later.`);
+		return failed(
+			`The service answered HTTP ${statusCode} to the test request. Check the Base URL (${baseUrl}) and try again later.`,
+		);
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }

@@ -20,12 +20,19 @@ function readableErrors<T extends Record<string, EditorMethod>>(group: T): T {
 			try {
 				return await method.apply(this, args);
 			} catch (error) {
-				const description = error instanceof NodeApiError || error instanceof NodeOperationError ? error.description : undefined;
+				const description =
+					error instanceof NodeApiError || error instanceof NodeOperationError
+						? error.description
+						: undefined;
 				const message = error instanceof Error ? error.message : String(error);
 				// the editor shows the message only: the API's reason, in the description, goes with it
-				throw new NodeOperationError(this.getNode(), description ? `${message} ${description}` : message, {
-					description: description ?? undefined,
-				});
+				throw new NodeOperationError(
+					this.getNode(),
+					description ? `${message} ${description}` : message,
+					{
+						description: description ?? undefined,
+					},
+				);
 			}
 		},
 	]);

@@ -19,19 +19,25 @@ export async function getVoices(this: ILoadOptionsFunctions): Promise<INodePrope
  * sends its language unless the user sets another.
  */
 export async function getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const channelId = this.getCurrentNodeParameter('channelId', { extractValue: true }) as string | undefined;
-	const { payload } = await apiRequest.call(this, 'listTemplates', { query: channelId ? { channel_id: channelId } : {} });
-	return ((payload ?? []) as IDataObject[])
-		.filter(isApproved)
-		.map((t) => ({
-			name: `${t.name as string} (${t.language as string})`,
-			value: templateChoice(t.name as string, t.language as string),
-			description: t.category ? `Category: ${t.category as string}` : undefined,
-		}));
+	const channelId = this.getCurrentNodeParameter('channelId', { extractValue: true }) as
+		| string
+		| undefined;
+	const { payload } = await apiRequest.call(this, 'listTemplates', {
+		query: channelId ? { channel_id: channelId } : {},
+	});
+	return ((payload ?? []) as IDataObject[]).filter(isApproved).map((t) => ({
+		name: `${t.name as string} (${t.language as string})`,
+		value: templateChoice(t.name as string, t.language as string),
+		description: t.category ? `Category: ${t.category as string}` : undefined,
+	}));
 }
 
 /** Every voice agent, for choosing several at once (the instant trigger's agents); the list is read whole. */
 export async function getAgents(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const agents = (await apiList.call(this, 'listAgents', { returnAll: true })) as IDataObject[];
-	return agents.map((a) => ({ name: String(a.name ?? a.id), value: String(a.id), description: a.webhook_url ? `Webhook URL now: ${String(a.webhook_url)}` : 'No webhook URL set' }));
+	return agents.map((a) => ({
+		name: String(a.name ?? a.id),
+		value: String(a.id),
+		description: a.webhook_url ? `Webhook URL now: ${String(a.webhook_url)}` : 'No webhook URL set',
+	}));
 }

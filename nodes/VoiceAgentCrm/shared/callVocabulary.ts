@@ -8,10 +8,23 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 /** Finished values of the full record's `call_status`; `answering-machine` is live (the agent is leaving a message). */
-export const FINISHED_RECORD_STATUSES: readonly string[] = ['completed', 'no-answer', 'failed', 'incomplete', 'busy', 'voice_mail'];
+export const FINISHED_RECORD_STATUSES: readonly string[] = [
+	'completed',
+	'no-answer',
+	'failed',
+	'incomplete',
+	'busy',
+	'voice_mail',
+];
 
 /** Finished values of the status endpoint's `call_status` (those for which `finished` is true). */
-export const FINISHED_STATUS_VALUES: readonly string[] = ['ended', 'voicemail', 'no_answer', 'failed', 'canceled'];
+export const FINISHED_STATUS_VALUES: readonly string[] = [
+	'ended',
+	'voicemail',
+	'no_answer',
+	'failed',
+	'canceled',
+];
 
 /** Live values of the full record's `call_status`: the call was picked up and is going on. */
 const LIVE_RECORD_STATUSES: readonly string[] = ['in-progress', 'answering-machine'];
@@ -52,7 +65,9 @@ function hasContent(value: unknown): boolean {
  * how long they wait for it, so a service that never analyses such a call delays, never loses it.
  */
 export function expectsAnalysis(record: IDataObject): boolean {
-	return !!record.start_at || record.call_result === 'answered' || record.call_result === 'voicemail';
+	return (
+		!!record.start_at || record.call_result === 'answered' || record.call_result === 'voicemail'
+	);
 }
 
 /**

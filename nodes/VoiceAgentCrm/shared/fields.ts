@@ -24,7 +24,10 @@ export const returnAllFields: INodeProperties[] = [
 ];
 
 const LIMIT = z.object({
-	limit: z.number({ invalid_type_error: 'must be a whole number of 1 or more' }).int('must be a whole number of 1 or more').min(1, 'must be a whole number of 1 or more'),
+	limit: z
+		.number({ invalid_type_error: 'must be a whole number of 1 or more' })
+		.int('must be a whole number of 1 or more')
+		.min(1, 'must be a whole number of 1 or more'),
 });
 
 /** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
@@ -41,9 +44,18 @@ export function filtersField(options: INodeProperties[], description?: string): 
 	};
 }
 
-export function listOptionsOf(context: IExecuteFunctions, itemIndex: number): { returnAll: boolean; limit: number } {
+export function listOptionsOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { returnAll: boolean; limit: number } {
 	const returnAll = context.getNodeParameter('returnAll', itemIndex, false) as boolean;
 	if (returnAll) return { returnAll, limit: Infinity };
-	const { limit } = validateItem(context, LIMIT, { limit: context.getNodeParameter('limit', itemIndex, 50) }, itemIndex, { limit: 'Limit' });
+	const { limit } = validateItem(
+		context,
+		LIMIT,
+		{ limit: context.getNodeParameter('limit', itemIndex, 50) },
+		itemIndex,
+		{ limit: 'Limit' },
+	);
 	return { returnAll, limit };
 }

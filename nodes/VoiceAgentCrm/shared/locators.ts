@@ -55,14 +55,26 @@ function locator(spec: LocatorSpec): INodeProperties {
 				type: 'string',
 				placeholder: spec.placeholder,
 				validation: spec.idPattern
-					? [{ type: 'regex', properties: { regex: spec.idPattern, errorMessage: `Not a valid ${spec.displayName} ID` } }]
+					? [
+							{
+								type: 'regex',
+								properties: {
+									regex: spec.idPattern,
+									errorMessage: `Not a valid ${spec.displayName} ID`,
+								},
+							},
+						]
 					: undefined,
 			},
 		],
 	};
 }
 
-export const agentLocator = (name = 'agentId', displayName = 'Agent', required = true): INodeProperties =>
+export const agentLocator = (
+	name = 'agentId',
+	displayName = 'Agent',
+	required = true,
+): INodeProperties =>
 	locator({
 		required,
 		displayName,
@@ -83,7 +95,11 @@ export const contactLocator = (name = 'contactId', displayName = 'Contact'): INo
 		idPattern: UUID_PATTERN,
 	});
 
-export const channelLocator = (name = 'channelId', displayName = 'Channel', required = true): INodeProperties =>
+export const channelLocator = (
+	name = 'channelId',
+	displayName = 'Channel',
+	required = true,
+): INodeProperties =>
 	locator({
 		required,
 		displayName,
@@ -99,7 +115,8 @@ export const wabaChannelLocator = (): INodeProperties =>
 		displayName: 'Channel',
 		name: 'channelId',
 		searchListMethod: 'searchWabaChannels',
-		description: 'The active WhatsApp Business (WABA) channel that sends. Pick it from the list or give its ID (e.g. chn_…).',
+		description:
+			'The active WhatsApp Business (WABA) channel that sends. Pick it from the list or give its ID (e.g. chn_…).',
 		placeholder: 'e.g. chn_2a6f8e9b',
 	});
 
@@ -109,7 +126,8 @@ export const callLocator = (): INodeProperties =>
 		displayName: 'Call',
 		name: 'callId',
 		searchListMethod: 'searchCalls',
-		description: 'The call. Pick a recent one from the list, or give its ID (the call_id of Place AI Call).',
+		description:
+			'The call. Pick a recent one from the list, or give its ID (the call_id of Place AI Call).',
 		placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
 		searchPlaceholder: 'Search by name, number or status',
 		idPattern: UUID_PATTERN,
@@ -138,12 +156,16 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 	});
 
 /** The organization number a call is placed from, as its E.164 number (phone-number calls). */
-export const fromNumberLocator = (name = 'fromNumber', displayName = 'From Number'): INodeProperties =>
+export const fromNumberLocator = (
+	name = 'fromNumber',
+	displayName = 'From Number',
+): INodeProperties =>
 	locator({
 		displayName,
 		name,
 		searchListMethod: 'searchPhoneNumbers',
-		description: "Your organization's number the call comes from, in E.164 format (+ and country code), e.g. +14155550100",
+		description:
+			"Your organization's number the call comes from, in E.164 format (+ and country code), e.g. +14155550100",
 		placeholder: 'e.g. +14155550100',
 		idLabel: 'By Number',
 		// as pasted: spaces, dashes, dots and parentheses are dropped before the E.164 check of the run
@@ -151,12 +173,16 @@ export const fromNumberLocator = (name = 'fromNumber', displayName = 'From Numbe
 	});
 
 /** The organization number a call is placed from, as its ID (contact calls). */
-export const fromNumberIdLocator = (name = 'fromNumberId', displayName = 'From Number'): INodeProperties =>
+export const fromNumberIdLocator = (
+	name = 'fromNumberId',
+	displayName = 'From Number',
+): INodeProperties =>
 	locator({
 		displayName,
 		name,
 		searchListMethod: 'searchPhoneNumberIds',
-		description: 'A phone number registered in your organization, which the call comes from. Pick it from the list or give its ID (a UUID).',
+		description:
+			'A phone number registered in your organization, which the call comes from. Pick it from the list or give its ID (a UUID).',
 		placeholder: 'e.g. 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
 		idPattern: UUID_PATTERN,
 	});

@@ -37,17 +37,32 @@ export interface Resource {
  * Agent CRM") tells the model nothing of E.164 numbers, UUIDs or dates, and the fields the model
  * fills reach it by their names only.
  */
-const MODEL_FILLED = new Set<INodeProperties['type']>(['string', 'number', 'resourceLocator', 'options', 'dateTime', 'json']);
+const MODEL_FILLED = new Set<INodeProperties['type']>([
+	'string',
+	'number',
+	'resourceLocator',
+	'options',
+	'dateTime',
+	'json',
+]);
 
 const EDITOR_HINT = / ?Choose from the list, or specify an ID using an <a [^>]*>expression<\/a>\.?/;
 
 export function toolDescriptionOf(op: Operation): string {
 	const fields = op.fields
-		.filter((field) => MODEL_FILLED.has(field.type) && !field.noDataExpression && !field.displayOptions)
+		.filter(
+			(field) => MODEL_FILLED.has(field.type) && !field.noDataExpression && !field.displayOptions,
+		)
 		// the editor's hint on expressions is no help to a model
-		.map((field) => ({ name: field.displayName, says: (field.description ?? '').replace(EDITOR_HINT, '').replace(/\.$/, '').trim() }))
+		.map((field) => ({
+			name: field.displayName,
+			says: (field.description ?? '').replace(EDITOR_HINT, '').replace(/\.$/, '').trim(),
+		}))
 		.filter((field) => field.says);
-	return [`${op.option.description}.`, ...fields.map((field) => `${field.name}: ${field.says}.`)].join(' ');
+	return [
+		`${op.option.description}.`,
+		...fields.map((field) => `${field.name}: ${field.says}.`),
+	].join(' ');
 }
 
 /** Shown only in the node's tool form (n8n's `@tool`), per operation; n8n then adds no automatic description of its own. */
@@ -95,7 +110,10 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 export function operationSubtitle(resources: Resource[]): string {
 	const names = Object.fromEntries(
 		resources.flatMap((resource) =>
-			resource.operations.map((op) => [`${resource.option.value}.${op.option.value}`, `${resource.option.name}: ${op.option.name}`]),
+			resource.operations.map((op) => [
+				`${resource.option.value}.${op.option.value}`,
+				`${resource.option.name}: ${op.option.name}`,
+			]),
 		),
 	);
 	return `={{ (${JSON.stringify(names)})[$parameter["resource"] + "." + $parameter["operation"]] }}`;
@@ -123,9 +141,16 @@ export class ItemWithBinary {
 	constructor(readonly item: INodeExecutionData) {}
 }
 
-export function toItems(result: IDataObject | IDataObject[] | ItemWithBinary, itemIndex: number): INodeExecutionData[] {
-	if (result instanceof ItemWithBinary) return [{ ...result.item, pairedItem: { item: itemIndex } }];
-	return (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+export function toItems(
+	result: IDataObject | IDataObject[] | ItemWithBinary,
+	itemIndex: number,
+): INodeExecutionData[] {
+	if (result instanceof ItemWithBinary)
+		return [{ ...result.item, pairedItem: { item: itemIndex } }];
+	return (Array.isArray(result) ? result : [result]).map((json) => ({
+		json,
+		pairedItem: { item: itemIndex },
+	}));
 }
 
 /**
@@ -151,8 +176,12 @@ export class ItemResults {
 	}
 
 	fail(itemIndex: number, error: unknown, details: IDataObject = {}): void {
-		const nodeError = continueOrThrow(this.context, error, itemIndex, () => this.progress(itemIndex));
-		this.slots[itemIndex] = [{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } }];
+		const nodeError = continueOrThrow(this.context, error, itemIndex, () =>
+			this.progress(itemIndex),
+		);
+		this.slots[itemIndex] = [
+			{ json: { ...errorJson(nodeError), ...details }, pairedItem: { item: itemIndex } },
+		];
 	}
 
 	succeed(itemIndex: number, result: IDataObject | IDataObject[] | ItemWithBinary): void {
@@ -172,10 +201,16 @@ export class ItemResults {
 	private progress(failedIndex: number): string {
 		const { written, attempted } = writesOf(this.context);
 		if (!attempted.size) return '';
-		const done = [...written.entries()].sort(([a], [b]) => a - b).map(([itemIndex, records]) => `item ${itemIndex} → ${records.join(', ')}`);
-		const notSent = Array.from(this.slots, (_, itemIndex) => itemIndex).filter((itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex));
+		const done = [...written.entries()]
+			.sort(([a], [b]) => a - b)
+			.map(([itemIndex, records]) => `item ${itemIndex} → ${records.join(', ')}`);
+		const notSent = Array.from(this.slots, (_, itemIndex) => itemIndex).filter(
+			(itemIndex) => itemIndex !== failedIndex && !attempted.has(itemIndex) && !this.has(itemIndex),
+		);
 		return [
-			done.length ? `Already done by this run: ${done.join('; ')}.` : 'Nothing else of this run went through.',
+			done.length
+				? `Already done by this run: ${done.join('; ')}.`
+				: 'Nothing else of this run went through.',
 			notSent.length ? `Not sent: item${notSent.length > 1 ? 's' : ''} ${notSent.join(', ')}.` : '',
 		]
 			.filter(Boolean)
@@ -206,7 +241,11 @@ export function continueOrThrow(
  * becomes an error item paired to its input under Continue On Fail, and the others go on.
  */
 export function perItem(
-	handler: (this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData) => Promise<IDataObject | IDataObject[] | ItemWithBinary>,
+	handler: (
+		this: IExecuteFunctions,
+		itemIndex: number,
+		item: INodeExecutionData,
+	) => Promise<IDataObject | IDataObject[] | ItemWithBinary>,
 ): Operation['execute'] {
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
 		const results = new ItemResults(this, items.length);

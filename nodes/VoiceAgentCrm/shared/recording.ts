@@ -23,7 +23,10 @@ import { CREDENTIAL_NAME, normalizeBaseUrl, RETRY_LIMITS } from '../transport/re
 
 type DownloadContext = IExecuteFunctions | IPollFunctions | IWebhookFunctions;
 
-export const RECORDING_FIELD_NAMES = { download: 'downloadRecording', property: 'recordingBinaryProperty' } as const;
+export const RECORDING_FIELD_NAMES = {
+	download: 'downloadRecording',
+	property: 'recordingBinaryProperty',
+} as const;
 
 export function recordingFields(): INodeProperties[] {
 	return [
@@ -80,7 +83,11 @@ function urlFileName(url: string): string | undefined {
 	return last ? decodeURIComponent(last) : undefined;
 }
 
-async function fetchRecording(context: DownloadContext, url: string, callId: string): Promise<Recording> {
+async function fetchRecording(
+	context: DownloadContext,
+	url: string,
+	callId: string,
+): Promise<Recording> {
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
 	const serviceOrigin = originOf(normalizeBaseUrl(credentials.baseUrl) ?? '');
 	let current = url;
@@ -98,7 +105,11 @@ async function fetchRecording(context: DownloadContext, url: string, callId: str
 		const onService = serviceOrigin !== undefined && originOf(current) === serviceOrigin;
 		const response = (
 			onService
-				? await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, request)
+				? await context.helpers.httpRequestWithAuthentication.call(
+						context,
+						CREDENTIAL_NAME,
+						request,
+					)
 				: await context.helpers.httpRequest(request)
 		) as IN8nHttpFullResponse;
 		const headers = (response.headers ?? {}) as IDataObject;
@@ -113,7 +124,10 @@ async function fetchRecording(context: DownloadContext, url: string, callId: str
 		return {
 			data: Buffer.from(response.body as ArrayBuffer),
 			mimeType: headerText(headers, 'content-type')?.split(';')[0].trim(),
-			fileName: dispositionFileName(headerText(headers, 'content-disposition')) ?? urlFileName(current) ?? `call-${callId}`,
+			fileName:
+				dispositionFileName(headerText(headers, 'content-disposition')) ??
+				urlFileName(current) ??
+				`call-${callId}`,
 		};
 	}
 	throw new Error(`the recording URL redirected more than ${MAX_REDIRECTS} times`);
@@ -134,16 +148,25 @@ export async function attachRecording(
 	const callId = String(item.json.id ?? '');
 	const url = typeof item.json.call_record === 'string' ? item.json.call_record.trim() : '';
 	if (!url) {
-		item.json.recording_note = 'This call has no recording (call_record is empty): nobody picked up, or the recording has not arrived yet. Read the call again later with Call → Get.';
+		item.json.recording_note =
+			'This call has no recording (call_record is empty): nobody picked up, or the recording has not arrived yet. Read the call again later with Call → Get.';
 		return;
 	}
 	if (!/^https?:\/\/[^/\s]+/i.test(url) || !originOf(url)) {
-		item.json.recording_note = 'The recording URL of this call is not an http(s) URL, so it was not downloaded.';
+		item.json.recording_note =
+			'The recording URL of this call is not an http(s) URL, so it was not downloaded.';
 		return;
 	}
 	try {
 		const recording = await fetchRecording(context, url, callId);
-		item.binary = { ...item.binary, [property]: await context.helpers.prepareBinaryData(recording.data, recording.fileName, recording.mimeType) };
+		item.binary = {
+			...item.binary,
+			[property]: await context.helpers.prepareBinaryData(
+				recording.data,
+				recording.fileName,
+				recording.mimeType,
+			),
+		};
 	} catch (error) {
 		const reason = `Downloading the recording of call ${callId} failed: ${(error as Error).message}`;
 		if (onFailure === 'note') {
@@ -152,7 +175,8 @@ export async function attachRecording(
 		}
 		throw new NodeOperationError(context.getNode(), reason, {
 			itemIndex,
-			description: 'The call itself is fine. Run the item again later, or turn off Download Recording to get the record alone.',
+			description:
+				'The call itself is fine. Run the item again later, or turn off Download Recording to get the record alone.',
 		});
 	}
 }
@@ -166,7 +190,11 @@ export function recordingProperty(context: DownloadContext, itemIndex = 0): stri
 	if (read(RECORDING_FIELD_NAMES.download, false) !== true) return undefined;
 	const property = String(read(RECORDING_FIELD_NAMES.property, 'recording') ?? '').trim();
 	if (!property) {
-		throw new NodeOperationError(context.getNode(), 'Put Recording in Field is empty: name the binary property to put the recording in.', { itemIndex });
+		throw new NodeOperationError(
+			context.getNode(),
+			'Put Recording in Field is empty: name the binary property to put the recording in.',
+			{ itemIndex },
+		);
 	}
 	return property;
 }

@@ -13,7 +13,9 @@ export const TRANSCRIPT_CHOICES = z.object({
 	includeTranscript: flag,
 	includeWords: flag,
 	includeTools: flag,
-	transcriptFormat: z.enum(['json', 'toon'], { errorMap: () => ({ message: 'must be json or toon' }) }).optional(),
+	transcriptFormat: z
+		.enum(['json', 'toon'], { errorMap: () => ({ message: 'must be json or toon' }) })
+		.optional(),
 });
 
 export type TranscriptChoices = z.infer<typeof TRANSCRIPT_CHOICES>;
@@ -26,7 +28,10 @@ export const TRANSCRIPT_LABELS: Record<string, string> = {
 };
 
 /** The options collection; `name` lets a node that has several collections name this one. */
-export function transcriptOptionsField(name = 'transcriptOptions', displayName = 'Transcript Options'): INodeProperties {
+export function transcriptOptionsField(
+	name = 'transcriptOptions',
+	displayName = 'Transcript Options',
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -48,7 +53,8 @@ export function transcriptOptionsField(name = 'transcriptOptions', displayName =
 				name: 'includeTranscript',
 				type: 'boolean',
 				default: true,
-				description: 'Whether to include the conversation transcript (field chat_history). Turn it off for a lighter record.',
+				description:
+					'Whether to include the conversation transcript (field chat_history). Turn it off for a lighter record.',
 			},
 			{
 				displayName: 'Include Word Timings',
@@ -63,8 +69,16 @@ export function transcriptOptionsField(name = 'transcriptOptions', displayName =
 				name: 'transcriptFormat',
 				type: 'options',
 				options: [
-					{ name: 'JSON', value: 'json', description: 'A list of lines, each with role and content' },
-					{ name: 'TOON', value: 'toon', description: 'A compact text encoding that uses fewer tokens when given to an AI model' },
+					{
+						name: 'JSON',
+						value: 'json',
+						description: 'A list of lines, each with role and content',
+					},
+					{
+						name: 'TOON',
+						value: 'toon',
+						description: 'A compact text encoding that uses fewer tokens when given to an AI model',
+					},
 				],
 				default: 'json',
 				description: 'How the transcript is written',

@@ -17,7 +17,8 @@ function text(expected: string) {
 const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 export const UUID = text(UUID_EXPECTED).regex(UUID_REGEX, UUID_EXPECTED);
 
-const E164_EXPECTED = 'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
+const E164_EXPECTED =
+	'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
 /**
  * A phone number as people paste it ("+1 (415) 555-0123", "+34 612.345.678"), sent in E.164: the
  * spaces, dashes, dots and parentheses are dropped; without the + and the country code it is refused.
@@ -36,7 +37,9 @@ export const HTTP_URL = text(URL_EXPECTED).regex(/^https?:\/\/\S+$/i, URL_EXPECT
 
 /** A numeric string from an expression ("1.5") read as the number it spells; anything else as is. */
 function numericStringAsNumber(value: unknown): unknown {
-	return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value)) ? Number(value) : value;
+	return typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))
+		? Number(value)
+		: value;
 }
 
 /**
@@ -68,12 +71,15 @@ export function isTimeZone(zone: string): boolean {
 function shown(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
-	const text = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
+	const text = typeof value === 'string' ? `"${value}"` : (JSON.stringify(value) ?? String(value));
 	return shortened(text);
 }
 
 function valueAt(input: unknown, path: Array<string | number>): unknown {
-	return path.reduce<unknown>((v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), input);
+	return path.reduce<unknown>(
+		(v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+		input,
+	);
 }
 
 /**

@@ -64,10 +64,17 @@ export interface Endpoint {
 }
 
 const NOT_REPEATED = 'It was not sent again, so that it does not take effect twice.';
-const PHONE_TAKEN = { 409: 'Another contact already has this phone number. Phone numbers are unique per contact.' };
+const PHONE_TAKEN = {
+	409: 'Another contact already has this phone number. Phone numbers are unique per contact.',
+};
 
 /** A write that is never repeated: what it leaves, and what to check when it may have taken effect. */
-const once = (record: string, mayHaveHappened: string, check: string, extra: FailureContract = {}): FailureContract => ({
+const once = (
+	record: string,
+	mayHaveHappened: string,
+	check: string,
+	extra: FailureContract = {},
+): FailureContract => ({
 	record,
 	mayHaveHappened,
 	notRepeated: NOT_REPEATED,
@@ -75,9 +82,14 @@ const once = (record: string, mayHaveHappened: string, check: string, extra: Fai
 	...extra,
 });
 
-const CALL_PLACEMENT = once('call', 'The call may have been placed', 'Check Call → Get Many before running this item again.', {
-	notRepeated: 'It was not sent again, so that nobody is called twice.',
-});
+const CALL_PLACEMENT = once(
+	'call',
+	'The call may have been placed',
+	'Check Call → Get Many before running this item again.',
+	{
+		notRepeated: 'It was not sent again, so that nobody is called twice.',
+	},
+);
 
 const WHATSAPP_SEND = once(
 	'WhatsApp message',
@@ -86,11 +98,19 @@ const WHATSAPP_SEND = once(
 	{
 		notRepeated: 'It was not sent again, so that the contact does not get it twice.',
 		// the API's own 502 (a JSON answer) says the provider did not take the message; see request.ts
-		byStatus: { 400: 'WhatsApp send rejected: {apiMessage}', 502: 'The messaging provider is unavailable. Try again in a little while.' },
+		byStatus: {
+			400: 'WhatsApp send rejected: {apiMessage}',
+			502: 'The messaging provider is unavailable. Try again in a little while.',
+		},
 	},
 );
 
-const read = (path: string, answer: AnswerShape, inferred = false, budget: Budget = 'org'): Endpoint => ({
+const read = (
+	path: string,
+	answer: AnswerShape,
+	inferred = false,
+	budget: Budget = 'org',
+): Endpoint => ({
 	method: 'GET',
 	path,
 	budget,
@@ -112,14 +132,42 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: false,
-		failure: once('agent', 'The agent may have been created', 'Check Agent → Get Many before running this item again.'),
+		failure: once(
+			'agent',
+			'The agent may have been created',
+			'Check Agent → Get Many before running this item again.',
+		),
 	},
-	updateAgent: { method: 'PATCH', path: '/v1/agents/{agentId}', budget: 'org', repeat: 'idempotent', answer: 'envelope', inferred: true, failure: { record: 'agent' } },
+	updateAgent: {
+		method: 'PATCH',
+		path: '/v1/agents/{agentId}',
+		budget: 'org',
+		repeat: 'idempotent',
+		answer: 'envelope',
+		inferred: true,
+		failure: { record: 'agent' },
+	},
 	listPhoneNumbers: read('/v1/phone-numbers', 'envelope', true),
 
 	// Calls
-	placePhoneCall: { method: 'POST', path: '/v1/calls/single-phone-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, failure: CALL_PLACEMENT },
-	placeContactCall: { method: 'POST', path: '/v1/calls/single-contact-call', budget: 'org', repeat: 'never', answer: 'envelope', inferred: false, failure: CALL_PLACEMENT },
+	placePhoneCall: {
+		method: 'POST',
+		path: '/v1/calls/single-phone-call',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: false,
+		failure: CALL_PLACEMENT,
+	},
+	placeContactCall: {
+		method: 'POST',
+		path: '/v1/calls/single-contact-call',
+		budget: 'org',
+		repeat: 'never',
+		answer: 'envelope',
+		inferred: false,
+		failure: CALL_PLACEMENT,
+	},
 	getCall: read('/v1/calls/{callId}', 'bare'),
 	getCallStatus: read('/v1/calls/{callId}/status', 'envelope'),
 	listCalls: read('/v1/calls', 'paginated', true, 'listing'),
@@ -133,7 +181,9 @@ export const ENDPOINTS = {
 		inferred: false,
 		failure: {
 			record: 'stopped call',
-			byStatus: { 409: 'The call is not placed yet (queued or scheduled), so it cannot be hung up. Retry in a few seconds, or cancel it if it is scheduled.' },
+			byStatus: {
+				409: 'The call is not placed yet (queued or scheduled), so it cannot be hung up. Retry in a few seconds, or cancel it if it is scheduled.',
+			},
 		},
 	},
 	cancelCall: {
@@ -145,7 +195,9 @@ export const ENDPOINTS = {
 		inferred: true,
 		failure: {
 			record: 'canceled call',
-			byStatus: { 409: 'Only a scheduled call can be canceled; this one is already placed or finished. Use Stop to hang up a live call.' },
+			byStatus: {
+				409: 'Only a scheduled call can be canceled; this one is already placed or finished. Use Stop to hang up a live call.',
+			},
 		},
 	},
 
@@ -158,7 +210,12 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: true,
-		failure: once('contact', 'The contact may have been created', 'Check Contact → Get Many (search by the phone number) before running this item again.', { byStatus: PHONE_TAKEN }),
+		failure: once(
+			'contact',
+			'The contact may have been created',
+			'Check Contact → Get Many (search by the phone number) before running this item again.',
+			{ byStatus: PHONE_TAKEN },
+		),
 	},
 	updateContact: {
 		method: 'PATCH',
@@ -176,7 +233,11 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: false,
-		failure: once('deleted contact', 'The contact may have been deleted', 'Check Contact → Get Many before running this item again.'),
+		failure: once(
+			'deleted contact',
+			'The contact may have been deleted',
+			'Check Contact → Get Many before running this item again.',
+		),
 	},
 	listContactTags: read('/v1/contacts/{contactId}/tags', 'envelope'),
 	listContactComments: read('/v1/contacts/{contactId}/comments', 'envelope', true),
@@ -190,7 +251,11 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: true,
-		failure: once('tag', 'The tag may have been created', 'Check Tag → Get Many before running this item again.'),
+		failure: once(
+			'tag',
+			'The tag may have been created',
+			'Check Tag → Get Many before running this item again.',
+		),
 	},
 	deleteTag: {
 		method: 'DELETE',
@@ -199,7 +264,11 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'bare',
 		inferred: false,
-		failure: once('deleted tag', 'The tag may have been deleted', 'Check Tag → Get Many before running this item again.'),
+		failure: once(
+			'deleted tag',
+			'The tag may have been deleted',
+			'Check Tag → Get Many before running this item again.',
+		),
 	},
 	createComment: {
 		method: 'POST',
@@ -208,7 +277,11 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: false,
-		failure: once('comment', 'The comment may have been added', "Check the contact's comments (Contact → Get Comments) before running this item again."),
+		failure: once(
+			'comment',
+			'The comment may have been added',
+			"Check the contact's comments (Contact → Get Comments) before running this item again.",
+		),
 	},
 	getTask: read('/v1/tasks/{taskId}', 'envelope'),
 	listTasks: read('/v1/tasks', 'envelope', true),
@@ -219,19 +292,55 @@ export const ENDPOINTS = {
 		repeat: 'never',
 		answer: 'envelope',
 		inferred: true,
-		failure: once('task', 'The task may have been created', 'Check Task → Get Many before running this item again.'),
+		failure: once(
+			'task',
+			'The task may have been created',
+			'Check Task → Get Many before running this item again.',
+		),
 	},
 
 	// Channels, threads, messages
 	listChannels: read('/v1/channels', 'counted'),
-	updateThread: { method: 'PUT', path: '/v1/thread/{threadId}', budget: 'org', repeat: 'idempotent', answer: 'bare', inferred: false, failure: { record: 'thread' } },
+	updateThread: {
+		method: 'PUT',
+		path: '/v1/thread/{threadId}',
+		budget: 'org',
+		repeat: 'idempotent',
+		answer: 'bare',
+		inferred: false,
+		failure: { record: 'thread' },
+	},
 	listThreads: read('/v1/threads', 'paginated', true),
 	getMessage: read('/v1/messages/{messageId}', 'bare'),
 
 	// WhatsApp Business (WABA)
-	sendMedia: { method: 'POST', path: '/v1/waba/send-media', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false, failure: WHATSAPP_SEND },
-	sendTemplate: { method: 'POST', path: '/v1/waba/send-template', budget: 'org', repeat: 'provider502', answer: 'send', inferred: false, failure: WHATSAPP_SEND },
-	sendMessage: { method: 'POST', path: '/v1/waba/send-message', budget: 'org', repeat: 'provider502', answer: 'send', inferred: true, failure: WHATSAPP_SEND },
+	sendMedia: {
+		method: 'POST',
+		path: '/v1/waba/send-media',
+		budget: 'org',
+		repeat: 'provider502',
+		answer: 'send',
+		inferred: false,
+		failure: WHATSAPP_SEND,
+	},
+	sendTemplate: {
+		method: 'POST',
+		path: '/v1/waba/send-template',
+		budget: 'org',
+		repeat: 'provider502',
+		answer: 'send',
+		inferred: false,
+		failure: WHATSAPP_SEND,
+	},
+	sendMessage: {
+		method: 'POST',
+		path: '/v1/waba/send-message',
+		budget: 'org',
+		repeat: 'provider502',
+		answer: 'send',
+		inferred: true,
+		failure: WHATSAPP_SEND,
+	},
 	listTemplates: read('/v1/waba/templates', 'envelope', true),
 
 	// Events
@@ -245,11 +354,15 @@ export const ENDPOINTS = {
 		failure: {
 			record: 'event batch',
 			mayHaveHappened: 'The events may have been stored',
-			notRepeated: 'The batch was not repeated because some events have no event ID, so a repeat could store them twice.',
+			notRepeated:
+				'The batch was not repeated because some events have no event ID, so a repeat could store them twice.',
 			check:
 				'Check the events in the dashboard before running these items again, or give every event an Event ID (Options → Derive Missing Event IDs: "When Occurred At Is Set" or "Always") so that batches are safe to repeat.',
-			repeatSafe: 'Every event has an Event ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.',
-			byStatus: { 403: 'The events add-on is not enabled for this organization. Enable it in the dashboard, then run again.' },
+			repeatSafe:
+				'Every event has an Event ID, so running the items again is safe: events already stored are answered duplicate, not stored twice.',
+			byStatus: {
+				403: 'The events add-on is not enabled for this organization. Enable it in the dashboard, then run again.',
+			},
 		},
 	},
 } satisfies Record<string, Endpoint>;

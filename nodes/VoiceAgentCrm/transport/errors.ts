@@ -52,7 +52,11 @@ function fullMessageOf(body: unknown): string {
 		}
 		return '';
 	}
-	if (typeof body === 'string') return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+	if (typeof body === 'string')
+		return body
+			.replace(/<[^>]*>/g, ' ')
+			.replace(/\s+/g, ' ')
+			.trim();
 	return '';
 }
 
@@ -67,7 +71,9 @@ export function mayHaveTakenEffect(endpoint: Endpoint, failure: Failure): boolea
 		case 'unreadable':
 			return true;
 		case 'status':
-			return failure.status >= 500 && !isProviderUnavailable(endpoint, failure.status, failure.json);
+			return (
+				failure.status >= 500 && !isProviderUnavailable(endpoint, failure.status, failure.json)
+			);
 	}
 }
 
@@ -89,18 +95,28 @@ export const STATUS_ADVICE: Record<number, string> = {
 };
 STATUS_ADVICE[431] = STATUS_ADVICE[414];
 
-export const BASE_URL_ADVICE = 'check the Base URL in the credential: it must be the API\'s address (a trailing /v1 is fine)';
+export const BASE_URL_ADVICE =
+	"check the Base URL in the credential: it must be the API's address (a trailing /v1 is fine)";
 /** A 5xx that reaches the general advice was repeated to no avail: what it touches may be repeated. */
 const SERVICE_FAILED = 'The service failed to answer. Try again in a little while.';
 
 /** The error of a failed request: its headline from the contract, what happened, and what to check. */
-export function failureError(node: INode, endpoint: Endpoint, failure: Failure, circumstances: Circumstances): NodeApiError {
+export function failureError(
+	node: INode,
+	endpoint: Endpoint,
+	failure: Failure,
+	circumstances: Circumstances,
+): NodeApiError {
 	const uncertain = mayHaveTakenEffect(endpoint, failure);
 	const tookEffectOnce = uncertain && !circumstances.repeatable;
 	const contract = endpoint.failure;
 	const notes = [
-		tookEffectOnce ? (contract.notRepeated ?? 'It was not sent again, so that it does not take effect twice.') : '',
-		uncertain && circumstances.repeatable && endpoint.method !== 'GET' ? 'The request reached the service and may have taken effect.' : '',
+		tookEffectOnce
+			? (contract.notRepeated ?? 'It was not sent again, so that it does not take effect twice.')
+			: '',
+		uncertain && circumstances.repeatable && endpoint.method !== 'GET'
+			? 'The request reached the service and may have taken effect.'
+			: '',
 		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
 		circumstances.extra ?? '',
 	].filter(Boolean);
@@ -108,7 +124,9 @@ export function failureError(node: INode, endpoint: Endpoint, failure: Failure, 
 		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
 		: generalHeadline(endpoint, failure);
 	const response: JsonObject =
-		failure.kind === 'status' ? { statusCode: failure.status, message: failure.apiMessage } : { message: headline };
+		failure.kind === 'status'
+			? { statusCode: failure.status, message: failure.apiMessage }
+			: { message: headline };
 	return new NodeApiError(node, response, {
 		message: headline,
 		description: [`${endpoint.method} ${endpoint.path} ${answered(failure)}`, ...notes].join(' '),
@@ -125,7 +143,7 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 		case 'unreadable':
 			return `the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}`;
 		case 'status':
-			return `the service failed with HTTP ${failure.status} after receiving it${failure.webPage ? ' (a web page, not the API\'s answer)' : ''}`;
+			return `the service failed with HTTP ${failure.status} after receiving it${failure.webPage ? " (a web page, not the API's answer)" : ''}`;
 	}
 }
 
@@ -145,8 +163,10 @@ function statusAdvice(endpoint: Endpoint, failure: Extract<Failure, { kind: 'sta
 	const { status } = failure;
 	// a web page that is not there, or a missing list, is the wrong address, never a missing record;
 	// a proxy's page for a 413 or a 429 still means what its status says
-	if (failure.webPage && (status === 404 || status === 405)) return `The service answered with a web page, not the API: ${BASE_URL_ADVICE}.`;
-	if (status === 404 && !endpoint.path.includes('{')) return `This address has no such list: ${BASE_URL_ADVICE}.`;
+	if (failure.webPage && (status === 404 || status === 405))
+		return `The service answered with a web page, not the API: ${BASE_URL_ADVICE}.`;
+	if (status === 404 && !endpoint.path.includes('{'))
+		return `This address has no such list: ${BASE_URL_ADVICE}.`;
 	const advice = endpoint.failure.byStatus?.[status] ?? STATUS_ADVICE[status];
 	if (advice) return advice.replace('{apiMessage}', failure.apiMessage || 'no reason given');
 	if (status >= 500) return SERVICE_FAILED;

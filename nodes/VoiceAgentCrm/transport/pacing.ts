@@ -81,7 +81,8 @@ interface CredentialContext {
 /** The account a context's requests draw on: its credential and API address; undefined for a bare context. */
 async function accountOf(context: object): Promise<string | undefined> {
 	const functions = context as Partial<CredentialContext>;
-	if (typeof functions.getCredentials !== 'function' || typeof functions.getNode !== 'function') return undefined;
+	if (typeof functions.getCredentials !== 'function' || typeof functions.getNode !== 'function')
+		return undefined;
 	const credentials = await functions.getCredentials('voiceAgentCrmApi');
 	const reference = functions.getNode().credentials?.voiceAgentCrmApi;
 	return `${reference?.id ?? reference?.name ?? ''} ${String(credentials.baseUrl)}`;
@@ -130,7 +131,11 @@ function turnOf(state: PaceState, budgets: BudgetKey[], now: number): number {
 /** Wait until every budget the request draws on allows it, then count the request in flight. */
 export async function waitForBudgets(context: object, budgets: BudgetKey[]): Promise<void> {
 	const state = await sharedStateOf(context);
-	for (let at = turnOf(state, budgets, Date.now()); at > Date.now(); at = turnOf(state, budgets, Date.now())) {
+	for (
+		let at = turnOf(state, budgets, Date.now());
+		at > Date.now();
+		at = turnOf(state, budgets, Date.now())
+	) {
 		await sleep(at - Date.now());
 	}
 	const now = Date.now();
@@ -138,12 +143,18 @@ export async function waitForBudgets(context: object, budgets: BudgetKey[]): Pro
 		inFlightOf(state, budget, now).push(now);
 		const pace = state.paces.get(budget);
 		// the next request of the process takes the following turn
-		if (pace && now < pace.resetAt && pace.spacing > 0) pace.nextAt = Math.max(pace.nextAt, now) + pace.spacing;
+		if (pace && now < pace.resetAt && pace.spacing > 0)
+			pace.nextAt = Math.max(pace.nextAt, now) + pace.spacing;
 	}
 }
 
 /** The pace of a budget after an answer that reports `remaining` and the window's reset. */
-export function paceAfter(previous: BudgetPace | undefined, remaining: number, resetAt: number, now: number): BudgetPace {
+export function paceAfter(
+	previous: BudgetPace | undefined,
+	remaining: number,
+	resetAt: number,
+	now: number,
+): BudgetPace {
 	const sameWindow = previous && now < previous.resetAt && remaining <= previous.windowRemaining;
 	if (!sameWindow) {
 		const window = { windowRemaining: remaining + 1, windowSeenAt: now, own: 1 };
@@ -151,14 +162,23 @@ export function paceAfter(previous: BudgetPace | undefined, remaining: number, r
 	}
 	// answers of concurrent requests may come back out of order: the lowest count is the latest
 	const lowest = Math.min(remaining, previous.remaining);
-	const window = { windowRemaining: previous.windowRemaining, windowSeenAt: previous.windowSeenAt, own: previous.own + 1 };
+	const window = {
+		windowRemaining: previous.windowRemaining,
+		windowSeenAt: previous.windowSeenAt,
+		own: previous.own + 1,
+	};
 	const pace = spread(window, lowest, previous.resetAt, now);
 	// turns already handed out to waiting requests stand while spreading
 	const nextAt = pace.spacing > 0 ? Math.max(pace.nextAt, previous.nextAt) : pace.nextAt;
 	return { remaining: lowest, resetAt: previous.resetAt, ...window, ...pace, nextAt };
 }
 
-function spread(window: Pick<BudgetPace, 'windowRemaining' | 'windowSeenAt' | 'own'>, remaining: number, resetAt: number, now: number): Pick<BudgetPace, 'nextAt' | 'spacing'> {
+function spread(
+	window: Pick<BudgetPace, 'windowRemaining' | 'windowSeenAt' | 'own'>,
+	remaining: number,
+	resetAt: number,
+	now: number,
+): Pick<BudgetPace, 'nextAt' | 'spacing'> {
 	const still = { nextAt: 0, spacing: 0 };
 	if (remaining === 0) return { nextAt: resetAt, spacing: 0 };
 	const drawn = window.windowRemaining - remaining;
@@ -197,7 +217,8 @@ export function exhaustedBudget(primary: Budget, headers: IDataObject): BudgetKe
 }
 
 export function budgetsOf(primary: Budget, anonymous: boolean): BudgetKey[] {
-	if (primary === 'events') return anonymous ? ['events', 'eventsAnonymous', 'ip'] : ['events', 'ip'];
+	if (primary === 'events')
+		return anonymous ? ['events', 'eventsAnonymous', 'ip'] : ['events', 'ip'];
 	if (primary === 'listing') return ['org', 'listing', 'ip'];
 	return ['org', 'ip'];
 }

@@ -11,7 +11,14 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
-import { apiMessageOf, failureError, isProviderUnavailable, mayHaveTakenEffect, redacted, type Failure } from './errors';
+import {
+	apiMessageOf,
+	failureError,
+	isProviderUnavailable,
+	mayHaveTakenEffect,
+	redacted,
+	type Failure,
+} from './errors';
 import {
 	BUDGET_LABELS,
 	budgetsOf,
@@ -89,7 +96,10 @@ interface Connection {
 	apiKey: string | undefined;
 }
 
-async function connectionOf(context: ApiContext, itemIndex: number | undefined): Promise<Connection> {
+async function connectionOf(
+	context: ApiContext,
+	itemIndex: number | undefined,
+): Promise<Connection> {
 	const credentials = await context.getCredentials(CREDENTIAL_NAME);
 	const baseUrl = normalizeBaseUrl(credentials.baseUrl);
 	if (!baseUrl) {
@@ -99,7 +109,8 @@ async function connectionOf(context: ApiContext, itemIndex: number | undefined):
 			{ itemIndex },
 		);
 	}
-	const apiKey = typeof credentials.apiKey === 'string' && credentials.apiKey ? credentials.apiKey : undefined;
+	const apiKey =
+		typeof credentials.apiKey === 'string' && credentials.apiKey ? credentials.apiKey : undefined;
 	return { baseUrl, apiKey };
 }
 
@@ -124,12 +135,15 @@ function withoutKey(parsed: unknown, apiKey: string | undefined): unknown {
 /** Whether the endpoint's policy sends the request again after this failure. */
 function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions): boolean {
 	// no answer or a 5xx: what a later attempt may not meet again
-	const transient = failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
+	const transient =
+		failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
 	switch (endpoint.repeat) {
 		case 'idempotent':
 			return transient;
 		case 'provider502':
-			return failure.kind === 'status' && isProviderUnavailable(endpoint, failure.status, failure.json);
+			return (
+				failure.kind === 'status' && isProviderUnavailable(endpoint, failure.status, failure.json)
+			);
 		case 'eventIds':
 			return options.repeatSafe === true && transient;
 		case 'never':
@@ -139,7 +153,10 @@ function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions
 
 /** Whether the request may be sent again after it may have taken effect. */
 function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
-	return endpoint.repeat === 'idempotent' || (endpoint.repeat === 'eventIds' && options.repeatSafe === true);
+	return (
+		endpoint.repeat === 'idempotent' ||
+		(endpoint.repeat === 'eventIds' && options.repeatSafe === true)
+	);
 }
 
 /**
@@ -147,12 +164,17 @@ function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
  * bare answer is a record with its `id` (a call, a message, a contact, a thread) or a boolean
  * (tag deletion), as the reference shows them.
  */
-function unwrap(endpoint: Endpoint, body: unknown): { payload: unknown; total?: number } | { wrong: string } {
-	const record = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+function unwrap(
+	endpoint: Endpoint,
+	body: unknown,
+): { payload: unknown; total?: number } | { wrong: string } {
+	const record =
+		body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
 	switch (endpoint.answer) {
 		case 'bare':
 			if (body === undefined || body === null) return { wrong: 'an empty answer' };
-			if (typeof body !== 'boolean' && (!record || record.id === undefined)) return { wrong: 'an answer that is not a record with its ID' };
+			if (typeof body !== 'boolean' && (!record || record.id === undefined))
+				return { wrong: 'an answer that is not a record with its ID' };
 			return { payload: body };
 		case 'envelope':
 			if (!record || !('data' in record)) return { wrong: 'an answer without its data envelope' };
@@ -161,12 +183,16 @@ function unwrap(endpoint: Endpoint, body: unknown): { payload: unknown; total?: 
 			// the reference's contacts example is a bare array; its limits section describes the envelope
 			if (Array.isArray(body)) return { payload: body };
 			if (!record || !Array.isArray(record.data)) return { wrong: 'an answer without a data list' };
-			return { payload: record.data, total: numberOr((record.pagination as IDataObject | undefined)?.total_rows) };
+			return {
+				payload: record.data,
+				total: numberOr((record.pagination as IDataObject | undefined)?.total_rows),
+			};
 		case 'counted':
 			if (!record || !Array.isArray(record.data)) return { wrong: 'an answer without a data list' };
 			return { payload: record.data, total: numberOr(record.count) };
 		case 'send':
-			if (!record || typeof record.success !== 'boolean') return { wrong: 'an answer without a success flag' };
+			if (!record || typeof record.success !== 'boolean')
+				return { wrong: 'an answer without a success flag' };
 			return { payload: record };
 	}
 }
@@ -189,10 +215,18 @@ function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' }> {
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
 	const message = e?.message ?? '';
-	if (code === 'ECONNREFUSED') return { kind: 'noAnswer', reason: 'the connection was refused', reached: false };
-	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'noAnswer', reason: 'the host name could not be resolved', reached: false };
-	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message)) return { kind: 'noAnswer', reason: 'the request timed out', reached: true };
-	if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'ERR_BAD_RESPONSE' || /socket hang up|aborted|terminated|premature close/i.test(message)) {
+	if (code === 'ECONNREFUSED')
+		return { kind: 'noAnswer', reason: 'the connection was refused', reached: false };
+	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+		return { kind: 'noAnswer', reason: 'the host name could not be resolved', reached: false };
+	if (code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(message))
+		return { kind: 'noAnswer', reason: 'the request timed out', reached: true };
+	if (
+		code === 'ECONNRESET' ||
+		code === 'EPIPE' ||
+		code === 'ERR_BAD_RESPONSE' ||
+		/socket hang up|aborted|terminated|premature close/i.test(message)
+	) {
 		return { kind: 'noAnswer', reason: 'the connection was dropped', reached: true };
 	}
 	return { kind: 'noAnswer', reason: 'the request failed', reached: true };
@@ -231,7 +265,11 @@ export async function apiRequest<T = unknown>(
 		timeout: options.timeoutMs ?? RETRY_LIMITS.timeoutMs,
 	};
 	const fail = (failure: Failure, extra?: string) =>
-		failureError(this.getNode(), endpoint, failure, { itemIndex, repeatable: isRepeatable(endpoint, options), extra });
+		failureError(this.getNode(), endpoint, failure, {
+			itemIndex,
+			repeatable: isRepeatable(endpoint, options),
+			extra,
+		});
 	noteAttempt(this, endpoint, itemIndex);
 
 	let rateLimitTries = 0;
@@ -239,7 +277,8 @@ export async function apiRequest<T = unknown>(
 	let transientTries = 0;
 	let repeatedAfterUncertainAttempt = false;
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
-		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries) return false;
+		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries)
+			return false;
 		await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
 		repeatedAfterUncertainAttempt ||= mayHaveTakenEffect(endpoint, failure);
 		return true;
@@ -269,7 +308,13 @@ export async function apiRequest<T = unknown>(
 			const answer = unwrap(endpoint, withoutKey(parsed, apiKey));
 			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
 			noteWrite(this, endpoint, itemIndex, answer.payload);
-			return { payload: answer.payload as T, total: answer.total, status, rateLimited: rateLimitTries, repeatedAfterUncertainAttempt };
+			return {
+				payload: answer.payload as T,
+				total: answer.total,
+				status,
+				rateLimited: rateLimitTries,
+				repeatedAfterUncertainAttempt,
+			};
 		}
 
 		const webPage = isWebPage(response, parsed);
@@ -296,7 +341,10 @@ export async function apiRequest<T = unknown>(
 				continue;
 			}
 			const budget = BUDGET_LABELS[exhaustedBudget(headerBudget, headers)];
-			throw fail(failure, `The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`);
+			throw fail(
+				failure,
+				`The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`,
+			);
 		}
 		if (await repeatAfter(failure)) continue;
 		throw fail(failure);
@@ -333,7 +381,12 @@ function noteAttempt(context: ApiContext, endpoint: Endpoint, itemIndex: number 
 	if (isWrite(endpoint) && itemIndex !== undefined) writesOf(context).attempted.add(itemIndex);
 }
 
-function noteWrite(context: ApiContext, endpoint: Endpoint, itemIndex: number | undefined, payload: unknown): void {
+function noteWrite(
+	context: ApiContext,
+	endpoint: Endpoint,
+	itemIndex: number | undefined,
+	payload: unknown,
+): void {
 	if (!isWrite(endpoint) || itemIndex === undefined) return;
 	const id = recordIdOf(payload);
 	const record = endpoint.failure.record ?? 'record';
@@ -373,11 +426,11 @@ export async function apiList<T = IDataObject>(
 	let offset = 0;
 	while (records.length < wanted) {
 		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - records.length);
-		const { payload, total } = await apiRequest.call<ApiContext, [EndpointName, RequestOptions], Promise<ApiAnswer<T[]>>>(
-			this,
-			name,
-			{ ...options, query: { ...options.query, limit: pageSize, offset } },
-		);
+		const { payload, total } = await apiRequest.call<
+			ApiContext,
+			[EndpointName, RequestOptions],
+			Promise<ApiAnswer<T[]>>
+		>(this, name, { ...options, query: { ...options.query, limit: pageSize, offset } });
 		const page = Array.isArray(payload) ? payload : [];
 		records.push(...page.slice(0, wanted - records.length));
 		offset += page.length;

@@ -1,12 +1,20 @@
 import { callFilterFields, callSettings } from '../callFields';
-import { callBaseline, callScope, newestFinishedCall, pollFinishedCalls, type CallCursor, type CallSettings } from '../calls';
+import {
+	callBaseline,
+	callScope,
+	newestFinishedCall,
+	pollFinishedCalls,
+	type CallCursor,
+	type CallSettings,
+} from '../calls';
 import type { PollEvent } from './pollEvent';
 
 export const callFinished: PollEvent<CallSettings, CallCursor> = {
 	option: {
 		name: 'Call Finished',
 		value: 'callFinished',
-		description: 'A call reached a finished status (completed, no answer, busy, voicemail, failed or canceled). Each call once.',
+		description:
+			'A call reached a finished status (completed, no answer, busy, voicemail, failed or canceled). Each call once.',
 	},
 	fields: [
 		...callFilterFields({

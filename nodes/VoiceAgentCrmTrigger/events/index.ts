@@ -25,7 +25,10 @@ export function pollEventProperties(): INodeProperties[] {
 	const fields = POLL_EVENTS.flatMap((event) =>
 		event.fields.map((field) => ({
 			...field,
-			displayOptions: { ...field.displayOptions, show: { ...field.displayOptions?.show, event: [event.option.value] } },
+			displayOptions: {
+				...field.displayOptions,
+				show: { ...field.displayOptions?.show, event: [event.option.value] },
+			},
 		})),
 	);
 	return [selector, ...fields];
@@ -33,6 +36,8 @@ export function pollEventProperties(): INodeProperties[] {
 
 /** The node's subtitle: the chosen event's name. */
 export function pollEventSubtitle(): string {
-	const names = Object.fromEntries(POLL_EVENTS.map((event) => [event.option.value, event.option.name]));
+	const names = Object.fromEntries(
+		POLL_EVENTS.map((event) => [event.option.value, event.option.name]),
+	);
 	return `={{ ${JSON.stringify(names)}[$parameter["event"]] }}`;
 }

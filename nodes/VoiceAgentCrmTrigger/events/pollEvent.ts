@@ -1,10 +1,19 @@
-import type { IDataObject, INodeExecutionData, INodeProperties, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	INodeProperties,
+	INodePropertyOptions,
+	IPollFunctions,
+} from 'n8n-workflow';
 
 /**
  * One event of the polling trigger: its entry in the Event list, its fields, and how it polls.
  * A new event is one file that exports a `PollEvent` and one line in `./index.ts`.
  */
-export interface PollEvent<Settings = unknown, Cursor extends { scope: string } = { scope: string }> {
+export interface PollEvent<
+	Settings = unknown,
+	Cursor extends { scope: string } = { scope: string },
+> {
 	option: INodePropertyOptions & { name: string; value: string; description: string };
 	/** The event's own fields; the registry shows them only when the event is chosen. */
 	fields: INodeProperties[];
@@ -16,7 +25,12 @@ export interface PollEvent<Settings = unknown, Cursor extends { scope: string } 
 	/** Activation: where the records stand; emits nothing. */
 	baseline(context: IPollFunctions, settings: Settings, now: number): Promise<Cursor>;
 	/** One poll: what happened since the last one; moves the cursor it is given. */
-	poll(context: IPollFunctions, cursor: Cursor, settings: Settings, now: number): Promise<INodeExecutionData[]>;
+	poll(
+		context: IPollFunctions,
+		cursor: Cursor,
+		settings: Settings,
+		now: number,
+	): Promise<INodeExecutionData[]>;
 	/** Manual mode ("Fetch Test Event"): the newest matching record, at once. */
 	sample(context: IPollFunctions, settings: Settings): Promise<INodeExecutionData | undefined>;
 }

@@ -2,7 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { z } from 'zod';
 
 import { locatorValue, timeZoneLocator } from '../../shared/locators';
-import { failItem, HTTP_URL, IANA_ZONE, NON_EMPTY, NUMBER, numberWithin, validateItem } from '../../shared/validation';
+import {
+	failItem,
+	HTTP_URL,
+	IANA_ZONE,
+	NON_EMPTY,
+	NUMBER,
+	numberWithin,
+	validateItem,
+} from '../../shared/validation';
 
 /**
  * The agent's settings, written once for Agent → Create and Agent → Update. Parameter names are
@@ -18,7 +26,8 @@ const nameField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. Appointment reminder',
-	description: 'Internal name of the agent, shown in the dashboard and in agent lists (the person called never hears it)',
+	description:
+		'Internal name of the agent, shown in the dashboard and in agent lists (the person called never hears it)',
 };
 
 const voiceField: INodeProperties = {
@@ -31,7 +40,8 @@ const voiceField: INodeProperties = {
 		'The voice the agent speaks with, from the voice catalog (Agent → List Voices). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-const TIMEZONE_HELP = 'IANA time zone the agent works in, used for dates and times it mentions, e.g. Europe/Madrid or America/New_York';
+const TIMEZONE_HELP =
+	'IANA time zone the agent works in, used for dates and times it mentions, e.g. Europe/Madrid or America/New_York';
 
 /** One definition list (analysis fields, tools) as a fixed collection of name, type and description. */
 function definitionList(spec: {
@@ -126,7 +136,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0 },
 		default: 0,
-		description: 'Milliseconds the agent waits after the call is answered before its first sentence, e.g. 1000 for one second',
+		description:
+			'Milliseconds the agent waits after the call is answered before its first sentence, e.g. 1000 for one second',
 	},
 	{
 		displayName: 'Boosted Keywords',
@@ -135,15 +146,17 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		typeOptions: { multipleValues: true, multipleValueButtonText: 'Add Keyword' },
 		default: [],
 		placeholder: 'e.g. Acme',
-		description: 'Words the speech recognition should favour, such as brand or product names. On update the list replaces the old one.',
+		description:
+			'Words the speech recognition should favour, such as brand or product names. On update the list replaces the old one.',
 	},
 	{
 		displayName: 'Conversation Purpose',
 		name: 'conversation_purpose',
 		type: 'string',
 		default: '',
-		placeholder: 'e.g. Confirm tomorrow\'s appointment',
-		description: 'Objective of the conversation, in one sentence. Leave empty to clear it on update.',
+		placeholder: "e.g. Confirm tomorrow's appointment",
+		description:
+			'Objective of the conversation, in one sentence. Leave empty to clear it on update.',
 	},
 	{
 		displayName: 'Interruption Sensitivity',
@@ -151,7 +164,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 		default: 1,
-		description: 'How easily the person can interrupt the agent, from 0 (hard to interrupt) to 1 (stops at any sound)',
+		description:
+			'How easily the person can interrupt the agent, from 0 (hard to interrupt) to 1 (stops at any sound)',
 	},
 	{
 		displayName: 'Language',
@@ -164,7 +178,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 			{ name: 'Spanish (Spain)', value: 'es-ES' },
 		],
 		default: 'en-US',
-		description: 'Language the agent speaks. For another language code, use an expression, e.g. {{ "fr-FR" }}.',
+		description:
+			'Language the agent speaks. For another language code, use an expression, e.g. {{ "fr-FR" }}.',
 	},
 	{
 		displayName: 'Max Call Duration (Ms)',
@@ -187,7 +202,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		name: 'post_call_analysis_data',
 		entry: 'Field',
 		entryHelp: {
-			description: 'What to extract, in words the AI understands, e.g. "Whether the person wants a follow-up call"',
+			description:
+				'What to extract, in words the AI understands, e.g. "Whether the person wants a follow-up call"',
 			name: 'Name of the extracted value in the analysis, without spaces',
 			example: 'wants_follow_up',
 		},
@@ -203,7 +219,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 				{ name: 'String', value: 'string', description: 'Free text' },
 			],
 			default: 'string',
-			description: 'Type of the extracted value. For other types (e.g. a choice among values), use the JSON alternative.',
+			description:
+				'Type of the extracted value. For other types (e.g. a choice among values), use the JSON alternative.',
 		},
 	}),
 	definitionJson(
@@ -232,7 +249,8 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		name: 'tools',
 		entry: 'Tool',
 		entryHelp: {
-			description: 'When the agent should call the function and what it does, e.g. "Books a meeting in the calendar"',
+			description:
+				'When the agent should call the function and what it does, e.g. "Books a meeting in the calendar"',
 			name: 'Name of the function the agent calls, without spaces',
 			example: 'book_meeting',
 		},
@@ -242,11 +260,14 @@ const AGENT_SETTINGS: INodeProperties[] = [
 				name: 'parameters',
 				type: 'json',
 				default: '',
-				placeholder: '{"type": "object", "properties": {"date": {"type": "string"}}, "required": ["date"]}',
-				description: 'The arguments the agent passes to the function, as a JSON Schema object; leave empty for none',
+				placeholder:
+					'{"type": "object", "properties": {"date": {"type": "string"}}, "required": ["date"]}',
+				description:
+					'The arguments the agent passes to the function, as a JSON Schema object; leave empty for none',
 			},
 		],
-		description: 'Functions the agent may call during the conversation; on update the list replaces the old one',
+		description:
+			'Functions the agent may call during the conversation; on update the list replaces the old one',
 		typeField: {
 			displayName: 'Type',
 			name: 'type',
@@ -283,7 +304,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0.5, maxValue: 2, numberPrecision: 2 },
 		default: 1,
-		description: 'Loudness of the agent\'s voice, from 0.5 to 2 (1 is normal)',
+		description: "Loudness of the agent's voice, from 0.5 to 2 (1 is normal)",
 	},
 	{
 		displayName: 'Webhook URL',
@@ -311,7 +332,8 @@ export const agentCreateFields: INodeProperties[] = [
 	},
 ];
 
-const byDisplayName = (a: INodeProperties, b: INodeProperties) => a.displayName.localeCompare(b.displayName);
+const byDisplayName = (a: INodeProperties, b: INodeProperties) =>
+	a.displayName.localeCompare(b.displayName);
 
 /** Agent → Update: every setting optional, under "Update Fields". */
 export const agentUpdateCollection: INodeProperties = {
@@ -320,23 +342,41 @@ export const agentUpdateCollection: INodeProperties = {
 	type: 'collection',
 	placeholder: 'Add Field',
 	default: {},
-	description: 'The settings to change; the others keep their values. Saving publishes a new version of the agent.',
-	options: [nameField, timeZoneLocator(TIMEZONE_HELP, false), voiceField, ...AGENT_SETTINGS].sort(byDisplayName),
+	description:
+		'The settings to change; the others keep their values. Saving publishes a new version of the agent.',
+	options: [nameField, timeZoneLocator(TIMEZONE_HELP, false), voiceField, ...AGENT_SETTINGS].sort(
+		byDisplayName,
+	),
 };
 
 /** What the user sees for each body field, for error messages. */
 const LABELS: Record<string, string> = Object.fromEntries(
-	[nameField, voiceField, timeZoneLocator(TIMEZONE_HELP, false), ...AGENT_SETTINGS].map((field) => [field.name, field.displayName]),
+	[nameField, voiceField, timeZoneLocator(TIMEZONE_HELP, false), ...AGENT_SETTINGS].map((field) => [
+		field.name,
+		field.displayName,
+	]),
 );
 
-const AMBIENT_SOUNDS = ['coffee-shop', 'convention-hall', 'summer-outdoor', 'mountain-outdoor', 'static-noise', 'call-center'] as const;
+const AMBIENT_SOUNDS = [
+	'coffee-shop',
+	'convention-hall',
+	'summer-outdoor',
+	'mountain-outdoor',
+	'static-noise',
+	'call-center',
+] as const;
 
 const definition = z
 	.object({ name: NON_EMPTY, type: NON_EMPTY, description: z.string().optional() })
 	.passthrough();
 
 const toolDefinition = definition.extend({
-	parameters: z.record(z.unknown(), { invalid_type_error: 'must be a JSON Schema object, like {"type": "object", "properties": {…}}' }).optional(),
+	parameters: z
+		.record(z.unknown(), {
+			invalid_type_error:
+				'must be a JSON Schema object, like {"type": "object", "properties": {…}}',
+		})
+		.optional(),
 });
 
 const nonNegative = numberWithin(0, undefined, 'must be a number of milliseconds, 0 or more');
@@ -348,14 +388,27 @@ const AGENT_BODY = z
 		voice_id: NON_EMPTY,
 		timezone: IANA_ZONE,
 		person_name: z.string(),
-		language: z.string().trim().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$|^multi$/, 'must be a language code like en-US, es-ES, es-419 or multi'),
+		language: z
+			.string()
+			.trim()
+			.regex(
+				/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$|^multi$/,
+				'must be a language code like en-US, es-ES, es-419 or multi',
+			),
 		webhook_url: HTTP_URL.nullable(),
 		conversation_purpose: z.string().nullable(),
 		prompt: z
 			.string()
-			.max(MAX_PROMPT_LENGTH, `must be at most ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters`)
+			.max(
+				MAX_PROMPT_LENGTH,
+				`must be at most ${MAX_PROMPT_LENGTH.toLocaleString('en-US')} characters`,
+			)
 			.nullable(),
-		ambient_sound: z.enum(AMBIENT_SOUNDS, { errorMap: () => ({ message: `must be one of ${AMBIENT_SOUNDS.join(', ')}, or none` }) }).nullable(),
+		ambient_sound: z
+			.enum(AMBIENT_SOUNDS, {
+				errorMap: () => ({ message: `must be one of ${AMBIENT_SOUNDS.join(', ')}, or none` }),
+			})
+			.nullable(),
 		volume: numberWithin(0.5, 2, 'must be a number from 0.5 to 2'),
 		interruption_sensitivity: numberWithin(0, 1, 'must be a number from 0 to 1'),
 		voice_speed: NUMBER,
@@ -366,8 +419,12 @@ const AGENT_BODY = z
 		begin_message_delay_ms: nonNegative,
 		max_call_duration_ms: nonNegative,
 		boosted_keywords: z.array(NON_EMPTY, { invalid_type_error: 'must be a list of words' }),
-		post_call_analysis_data: z.array(definition, { invalid_type_error: 'must be a list of {name, type, description}' }),
-		tools: z.array(toolDefinition, { invalid_type_error: 'must be a list of {name, type, description, parameters}' }),
+		post_call_analysis_data: z.array(definition, {
+			invalid_type_error: 'must be a list of {name, type, description}',
+		}),
+		tools: z.array(toolDefinition, {
+			invalid_type_error: 'must be a list of {name, type, description, parameters}',
+		}),
 	})
 	.partial()
 	.strict();
@@ -375,7 +432,11 @@ const AGENT_BODY = z
 const CREATE_BODY = AGENT_BODY.required({ name: true, voice_id: true, timezone: true });
 
 /** A definition list from its fixed collection or its JSON alternative (never both). */
-function definitions(values: IDataObject, key: 'post_call_analysis_data' | 'tools', problems: string[]): unknown {
+function definitions(
+	values: IDataObject,
+	key: 'post_call_analysis_data' | 'tools',
+	problems: string[],
+): unknown {
 	const listed = (values[key] as { entries?: IDataObject[] } | undefined)?.entries;
 	const json = values[`${key}_json`];
 	const fromJson = parseJsonList(json, `${LABELS[`${key}_json`]}`, problems);
@@ -387,7 +448,11 @@ function definitions(values: IDataObject, key: 'post_call_analysis_data' | 'tool
 	return listed?.map(({ description, parameters, ...rest }) => ({
 		...rest,
 		...(description ? { description } : {}),
-		...(parameters === undefined || parameters === '' ? {} : { parameters: jsonObject(parameters, `${LABELS[key]} → Parameters (JSON Schema)`, problems) }),
+		...(parameters === undefined || parameters === ''
+			? {}
+			: {
+					parameters: jsonObject(parameters, `${LABELS[key]} → Parameters (JSON Schema)`, problems),
+				}),
 	}));
 }
 
@@ -397,20 +462,25 @@ function jsonObject(value: unknown, label: string, problems: string[]): unknown 
 	try {
 		return JSON.parse(value) as unknown;
 	} catch {
-		problems.push(`${label}: must be a JSON Schema object, like {"type": "object", "properties": {"date": {"type": "string"}}} (got text that is not JSON)`);
+		problems.push(
+			`${label}: must be a JSON Schema object, like {"type": "object", "properties": {"date": {"type": "string"}}} (got text that is not JSON)`,
+		);
 		return undefined;
 	}
 }
 
 /** An empty JSON list counts as not given (it is the field's default). */
 function parseJsonList(json: unknown, label: string, problems: string[]): unknown {
-	if (json === undefined || json === '' || (Array.isArray(json) && json.length === 0)) return undefined;
+	if (json === undefined || json === '' || (Array.isArray(json) && json.length === 0))
+		return undefined;
 	if (typeof json !== 'string') return json;
 	try {
 		const parsed: unknown = JSON.parse(json);
 		return Array.isArray(parsed) && parsed.length === 0 ? undefined : parsed;
 	} catch {
-		problems.push(`${label}: must be a JSON array of objects, like [{"name": "interested", "type": "boolean"}] (got text that is not JSON)`);
+		problems.push(
+			`${label}: must be a JSON array of objects, like [{"name": "interested", "type": "boolean"}] (got text that is not JSON)`,
+		);
 		return undefined;
 	}
 }
@@ -434,7 +504,12 @@ function agentBodyOf(values: IDataObject, problems: string[]): IDataObject {
 	return body;
 }
 
-function checked(context: IExecuteFunctions, schema: z.ZodTypeAny, values: IDataObject, itemIndex: number): IDataObject {
+function checked(
+	context: IExecuteFunctions,
+	schema: z.ZodTypeAny,
+	values: IDataObject,
+	itemIndex: number,
+): IDataObject {
 	const problems: string[] = [];
 	const body = agentBodyOf(values, problems);
 	if (problems.length) failItem(context, itemIndex, problems);
@@ -457,7 +532,9 @@ export function agentUpdateBody(context: IExecuteFunctions, itemIndex: number): 
 	// checked on the body, not the form: settings that reduce to nothing (an empty JSON list) count as none
 	const body = checked(context, AGENT_BODY, values, itemIndex);
 	if (Object.keys(body).length === 0) {
-		failItem(context, itemIndex, ['Update Fields: add at least one setting to change (saving publishes a new version of the agent)']);
+		failItem(context, itemIndex, [
+			'Update Fields: add at least one setting to change (saving publishes a new version of the agent)',
+		]);
 	}
 	return body;
 }

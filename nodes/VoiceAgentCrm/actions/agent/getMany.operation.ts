@@ -15,6 +15,9 @@ export const getMany: Operation = {
 	endpoint: 'listAgents',
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
-		return (await apiList.call(this, 'listAgents', { ...listOptionsOf(this, itemIndex), itemIndex })) as IDataObject[];
+		return (await apiList.call(this, 'listAgents', {
+			...listOptionsOf(this, itemIndex),
+			itemIndex,
+		})) as IDataObject[];
 	}),
 };

@@ -6,7 +6,11 @@ import { listVoices } from './listVoices.operation';
 import { update } from './update.operation';
 
 export const agent: Resource = {
-	option: { name: 'Agent', value: 'agent', description: 'Voice AI agents and the voices they speak with' },
+	option: {
+		name: 'Agent',
+		value: 'agent',
+		description: 'Voice AI agents and the voices they speak with',
+	},
 	defaultOperation: 'create',
 	operations: [create, get, getMany, listVoices, update],
 };

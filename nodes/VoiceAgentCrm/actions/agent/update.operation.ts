@@ -12,14 +12,19 @@ export const update: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update an agent',
-		description: 'Change settings of a voice AI agent by its UUID; settings not given keep their values',
+		description:
+			'Change settings of a voice AI agent by its UUID; settings not given keep their values',
 	},
 	endpoint: 'updateAgent',
 	fields: [agentLocator(), agentUpdateCollection],
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');
 		const body = agentUpdateBody(this, itemIndex);
-		const { payload } = await apiRequest.call(this, 'updateAgent', { params: { agentId }, body, itemIndex });
+		const { payload } = await apiRequest.call(this, 'updateAgent', {
+			params: { agentId },
+			body,
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

@@ -17,7 +17,10 @@ export const cancel: Operation = {
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		const { payload } = await apiRequest.call(this, 'cancelCall', { params: { callId }, itemIndex });
+		const { payload } = await apiRequest.call(this, 'cancelCall', {
+			params: { callId },
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

@@ -13,7 +13,12 @@ import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/valid
 
 export const callIdField: INodeProperties = callLocator();
 
-function keyValueList(displayName: string, name: string, description: string, example: string): INodeProperties {
+function keyValueList(
+	displayName: string,
+	name: string,
+	description: string,
+	example: string,
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -68,7 +73,8 @@ const webhookUrlField: INodeProperties = {
 	type: 'string',
 	default: '',
 	placeholder: 'e.g. https://example.com/call-events',
-	description: 'URL that receives the events of this call only (call started, call ended, transcript ready), besides the agent\'s own webhook',
+	description:
+		"URL that receives the events of this call only (call started, call ended, transcript ready), besides the agent's own webhook",
 };
 
 function scheduleField(extra: string): INodeProperties {
@@ -92,7 +98,10 @@ function scheduleField(extra: string): INodeProperties {
 						description:
 							'When to place the call, an ISO 8601 date and time read in the time zone below, e.g. 2030-05-01T10:30:00',
 					},
-					timeZoneLocator('IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow\'s time zone.', false),
+					timeZoneLocator(
+						"IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow's time zone.",
+						false,
+					),
 				],
 			},
 		],
@@ -151,7 +160,9 @@ export const contactCallOptions: INodeProperties = {
 	options: [
 		additionalDataField,
 		metadataField,
-		scheduleField(' Calls to a contact have no delay option: schedule them for a later time instead.'),
+		scheduleField(
+			' Calls to a contact have no delay option: schedule them for a later time instead.',
+		),
 		webhookUrlField,
 	],
 };
@@ -178,7 +189,11 @@ const keyValueEntries = z.array(
 	z.object({
 		key: NON_EMPTY,
 		// a value from an expression may be a number or a boolean: the API takes text
-		value: z.union([z.string(), z.number(), z.boolean()], { errorMap: () => ({ message: 'must be text' }) }).transform(String),
+		value: z
+			.union([z.string(), z.number(), z.boolean()], {
+				errorMap: () => ({ message: 'must be text' }),
+			})
+			.transform(String),
 	}),
 );
 
@@ -188,7 +203,10 @@ export const PLACEMENT_OPTIONS = z.object({
 	metadata: keyValueEntries.optional(),
 	webhookUrl: HTTP_URL.optional(),
 	// readable in any zone iff readable in UTC: the zone only places a time without offset
-	scheduleTime: z.unknown().refine((value) => dateTimeIn(value, 'UTC') !== undefined, SCHEDULE_EXPECTED).optional(),
+	scheduleTime: z
+		.unknown()
+		.refine((value) => dateTimeIn(value, 'UTC') !== undefined, SCHEDULE_EXPECTED)
+		.optional(),
 	scheduleZone: IANA_ZONE.optional(),
 });
 
@@ -208,15 +226,22 @@ export const DELAY = numberWithin(0, undefined, 'must be a number of minutes, 0 
  * webhook URL counts as not given; an empty schedule time zone is the workflow's.
  */
 export function placementInput(options: IDataObject, workflowZone: string): IDataObject {
-	const entries = (name: string) => (options[name] as { entries?: IDataObject[] } | undefined)?.entries;
+	const entries = (name: string) =>
+		(options[name] as { entries?: IDataObject[] } | undefined)?.entries;
 	const schedule = (options.schedule as { at?: IDataObject } | undefined)?.at;
-	const webhookUrl = typeof options.webhookUrl === 'string' && !options.webhookUrl.trim() ? undefined : options.webhookUrl;
+	const webhookUrl =
+		typeof options.webhookUrl === 'string' && !options.webhookUrl.trim()
+			? undefined
+			: options.webhookUrl;
 	return {
 		additionalData: entries('additionalData'),
 		metadata: entries('metadata'),
 		webhookUrl,
 		...(schedule
-			? { scheduleTime: schedule.dateTime ?? '', scheduleZone: String(locatorValue(schedule.timezone) ?? '').trim() || workflowZone }
+			? {
+					scheduleTime: schedule.dateTime ?? '',
+					scheduleZone: String(locatorValue(schedule.timezone) ?? '').trim() || workflowZone,
+				}
 			: {}),
 	};
 }
@@ -225,11 +250,15 @@ export function placementInput(options: IDataObject, workflowZone: string): IDat
 export function placementBody(input: z.infer<typeof PLACEMENT_OPTIONS>): IDataObject {
 	const body: IDataObject = {};
 	if (input.additionalData?.length) body.additional_data = input.additionalData;
-	if (input.metadata?.length) body.metadata = Object.fromEntries(input.metadata.map(({ key, value }) => [key, value]));
+	if (input.metadata?.length)
+		body.metadata = Object.fromEntries(input.metadata.map(({ key, value }) => [key, value]));
 	if (input.webhookUrl) body.webhook_url = input.webhookUrl;
 	if (input.scheduleZone !== undefined) {
 		const at = dateTimeIn(input.scheduleTime, input.scheduleZone)!;
-		body.schedule = { scheduled_call_time: at.toFormat('yyyy-MM-dd HH:mm:ss'), timezone: input.scheduleZone };
+		body.schedule = {
+			scheduled_call_time: at.toFormat('yyyy-MM-dd HH:mm:ss'),
+			timezone: input.scheduleZone,
+		};
 	}
 	return body;
 }

@@ -5,7 +5,12 @@ import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { attachRecording, recordingFields, recordingProperty } from '../../shared/recording';
 import { ItemWithBinary, perItem } from '../../shared/operation';
-import { TRANSCRIPT_CHOICES, TRANSCRIPT_LABELS, transcriptOptionsField, transcriptQuery } from '../../shared/transcriptOptions';
+import {
+	TRANSCRIPT_CHOICES,
+	TRANSCRIPT_LABELS,
+	transcriptOptionsField,
+	transcriptQuery,
+} from '../../shared/transcriptOptions';
 import { validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -14,7 +19,8 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a call',
-		description: 'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
+		description:
+			'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},
 	endpoint: 'getCall',
 	fields: [callIdField, transcriptOptionsField(), ...recordingFields()],
@@ -28,7 +34,11 @@ export const get: Operation = {
 			TRANSCRIPT_LABELS,
 		);
 		const recordingTo = recordingProperty(this, itemIndex);
-		const { payload } = await apiRequest.call(this, 'getCall', { params: { callId }, query: transcriptQuery(choices), itemIndex });
+		const { payload } = await apiRequest.call(this, 'getCall', {
+			params: { callId },
+			query: transcriptQuery(choices),
+			itemIndex,
+		});
 		const item: INodeExecutionData = { json: payload as IDataObject };
 		if (recordingTo) await attachRecording(this, item, recordingTo, 'fail', itemIndex);
 		return new ItemWithBinary(item);

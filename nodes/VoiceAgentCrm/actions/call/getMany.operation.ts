@@ -23,31 +23,36 @@ const RECORD_STATUSES = [
 ] as const;
 
 const callFilters = filtersField([
-		{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
-		{
-			displayName: 'Record Status',
-			name: 'status',
-			type: 'options',
-			options: [
-				{ name: 'Answering Machine', value: 'answering-machine' },
-				{ name: 'Busy', value: 'busy' },
-				{ name: 'Completed', value: 'completed' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'In Progress', value: 'in-progress' },
-				{ name: 'In Queue', value: 'in-queue' },
-				{ name: 'Incomplete', value: 'incomplete' },
-				{ name: 'No Answer', value: 'no-answer' },
-				{ name: 'Scheduled', value: 'scheduled' },
-				{ name: 'Voice Mail', value: 'voice_mail' },
-			],
-			default: 'completed',
-			description: "Only calls with this call_status in the call record's words (Get Status uses other words, e.g. ended)",
-		},
+	{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
+	{
+		displayName: 'Record Status',
+		name: 'status',
+		type: 'options',
+		options: [
+			{ name: 'Answering Machine', value: 'answering-machine' },
+			{ name: 'Busy', value: 'busy' },
+			{ name: 'Completed', value: 'completed' },
+			{ name: 'Failed', value: 'failed' },
+			{ name: 'In Progress', value: 'in-progress' },
+			{ name: 'In Queue', value: 'in-queue' },
+			{ name: 'Incomplete', value: 'incomplete' },
+			{ name: 'No Answer', value: 'no-answer' },
+			{ name: 'Scheduled', value: 'scheduled' },
+			{ name: 'Voice Mail', value: 'voice_mail' },
+		],
+		default: 'completed',
+		description:
+			"Only calls with this call_status in the call record's words (Get Status uses other words, e.g. ended)",
+	},
 ]);
 
 const FILTERS = z.object({
 	agentId: UUID.optional(),
-	status: z.enum(RECORD_STATUSES, { errorMap: () => ({ message: `must be one of ${RECORD_STATUSES.join(', ')}` }) }).optional(),
+	status: z
+		.enum(RECORD_STATUSES, {
+			errorMap: () => ({ message: `must be one of ${RECORD_STATUSES.join(', ')}` }),
+		})
+		.optional(),
 });
 
 export const getMany: Operation = {
@@ -55,7 +60,8 @@ export const getMany: Operation = {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many calls',
-		description: 'List calls, newest first, optionally only those of an agent or with a record status',
+		description:
+			'List calls, newest first, optionally only those of an agent or with a record status',
 	},
 	endpoint: 'listCalls',
 	fields: [...returnAllFields, callFilters],
@@ -65,7 +71,10 @@ export const getMany: Operation = {
 			this,
 			FILTERS,
 			{
-				agentId: filters.agentId ? this.getNodeParameter('filters.agentId', itemIndex, '', { extractValue: true }) || undefined : undefined,
+				agentId: filters.agentId
+					? this.getNodeParameter('filters.agentId', itemIndex, '', { extractValue: true }) ||
+						undefined
+					: undefined,
 				status: filters.status,
 			},
 			itemIndex,
@@ -74,6 +83,10 @@ export const getMany: Operation = {
 		const query: IDataObject = {};
 		if (given.agentId) query.agent_id = given.agentId;
 		if (given.status) query.call_status = given.status;
-		return (await apiList.call(this, 'listCalls', { ...listOptionsOf(this, itemIndex), query, itemIndex })) as IDataObject[];
+		return (await apiList.call(this, 'listCalls', {
+			...listOptionsOf(this, itemIndex),
+			query,
+			itemIndex,
+		})) as IDataObject[];
 	}),
 };

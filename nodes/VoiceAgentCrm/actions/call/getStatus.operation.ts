@@ -11,13 +11,17 @@ export const getStatus: Operation = {
 		name: 'Get Status',
 		value: 'getStatus',
 		action: 'Get the status of a call',
-		description: 'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
+		description:
+			'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
 	},
 	endpoint: 'getCallStatus',
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		const { payload } = await apiRequest.call(this, 'getCallStatus', { params: { callId }, itemIndex });
+		const { payload } = await apiRequest.call(this, 'getCallStatus', {
+			params: { callId },
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

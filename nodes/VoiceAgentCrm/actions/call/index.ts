@@ -8,7 +8,11 @@ import { placePhoneCall } from './placePhoneCall.operation';
 import { stop } from './stop.operation';
 
 export const call: Resource = {
-	option: { name: 'Call', value: 'call', description: 'Outbound AI phone calls: place, follow, stop and cancel them' },
+	option: {
+		name: 'Call',
+		value: 'call',
+		description: 'Outbound AI phone calls: place, follow, stop and cancel them',
+	},
 	defaultOperation: 'placePhoneCall',
 	operations: [cancel, get, getMany, getStatus, placePhoneCall, placeContactCall, stop],
 };

@@ -1,7 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { DELAY, PLACEMENT_LABELS, PLACEMENT_OPTIONS, phoneCallOptions, placementBody, placementInput } from './fields';
+import {
+	DELAY,
+	PLACEMENT_LABELS,
+	PLACEMENT_OPTIONS,
+	phoneCallOptions,
+	placementBody,
+	placementInput,
+} from './fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { WAIT_FIELDS } from './placement/waitFields';
@@ -15,7 +22,8 @@ const toNumberField: INodeProperties = {
 	required: true,
 	default: '',
 	placeholder: 'e.g. +14155550123',
-	description: 'Phone number to call, in international E.164 format: + and country code, no spaces, e.g. +14155550123',
+	description:
+		'Phone number to call, in international E.164 format: + and country code, no spaces, e.g. +14155550123',
 };
 
 const fullNameField: INodeProperties = {
@@ -41,17 +49,33 @@ const PHONE_CALL = PLACEMENT_OPTIONS.extend({
 	message: 'give either a delay or a schedule, not both',
 });
 
-const LABELS = { ...PLACEMENT_LABELS, agentId: 'Agent', fromNumber: 'From Number', toNumber: 'To Number', fullName: 'Full Name', email: 'Email', country: 'Country' };
+const LABELS = {
+	...PLACEMENT_LABELS,
+	agentId: 'Agent',
+	fromNumber: 'From Number',
+	toNumber: 'To Number',
+	fullName: 'Full Name',
+	email: 'Email',
+	country: 'Country',
+};
 
 export const placePhoneCall: Operation = {
 	option: {
 		name: 'Place AI Call',
 		value: 'placePhoneCall',
 		action: 'Place AI call',
-		description: 'Have a voice AI agent call a phone number (E.164, e.g. +14155550123) now, after a delay or at a set time',
+		description:
+			'Have a voice AI agent call a phone number (E.164, e.g. +14155550123) now, after a delay or at a set time',
 	},
 	endpoint: 'placePhoneCall',
-	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, phoneCallOptions, ...WAIT_FIELDS],
+	fields: [
+		agentLocator(),
+		fromNumberLocator(),
+		toNumberField,
+		fullNameField,
+		phoneCallOptions,
+		...WAIT_FIELDS,
+	],
 	execute: placementExecute('placePhoneCall', function (itemIndex) {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateItem(

@@ -33,10 +33,19 @@ export const stop: Operation = {
  * endpoint, it was this run's first request that stopped it: say so, and how the node knows,
  * rather than "not stopped".
  */
-async function stoppedByFirstAttempt(context: IExecuteFunctions, callId: string, itemIndex: number, repeat: IDataObject): Promise<IDataObject> {
-	const { payload } = await apiRequest.call(context, 'getCallStatus', { params: { callId }, itemIndex });
+async function stoppedByFirstAttempt(
+	context: IExecuteFunctions,
+	callId: string,
+	itemIndex: number,
+	repeat: IDataObject,
+): Promise<IDataObject> {
+	const { payload } = await apiRequest.call(context, 'getCallStatus', {
+		params: { callId },
+		itemIndex,
+	});
 	const status = payload as IDataObject;
-	if (status.disconnection_reason !== STOPPED_BY_API) return { ...repeat, disconnection_reason: status.disconnection_reason ?? null };
+	if (status.disconnection_reason !== STOPPED_BY_API)
+		return { ...repeat, disconnection_reason: status.disconnection_reason ?? null };
 	return {
 		...repeat,
 		stopped: true,

@@ -8,16 +8,28 @@ import { validateItem } from '../../shared/validation';
 import { apiList } from '../../transport/request';
 
 const filtersSchema = z.object({
-	sort: z.enum(['asc', 'desc'], { errorMap: () => ({ message: 'must be asc (oldest first) or desc (newest first)' }) }),
-	status: z.enum(['active', 'inactive'], { errorMap: () => ({ message: 'must be active or inactive' }) }).optional(),
+	sort: z.enum(['asc', 'desc'], {
+		errorMap: () => ({ message: 'must be asc (oldest first) or desc (newest first)' }),
+	}),
+	status: z
+		.enum(['active', 'inactive'], { errorMap: () => ({ message: 'must be active or inactive' }) })
+		.optional(),
 	type: z.string().trim().optional(),
 	name: z.string().trim().optional(),
 	answer_method: z
-		.enum(['manual', 'auto'], { errorMap: () => ({ message: 'must be manual (human agents) or auto (AI agent)' }) })
+		.enum(['manual', 'auto'], {
+			errorMap: () => ({ message: 'must be manual (human agents) or auto (AI agent)' }),
+		})
 		.optional(),
 });
 
-const LABELS = { sort: 'Sort by Creation Date', status: 'Status', type: 'Type', name: 'Name', answer_method: 'Answer Method' };
+const LABELS = {
+	sort: 'Sort by Creation Date',
+	status: 'Status',
+	type: 'Type',
+	name: 'Name',
+	answer_method: 'Answer Method',
+};
 
 interface ChannelFilters {
 	answerMethod?: string;
@@ -47,8 +59,7 @@ export const getMany: Operation = {
 			default: 'desc',
 			description: 'Order of the channels by when they were created',
 		},
-		filtersField(
-			[
+		filtersField([
 			{
 				displayName: 'Answer Method',
 				name: 'answerMethod',
@@ -87,8 +98,7 @@ export const getMany: Operation = {
 				placeholder: 'e.g. WABA',
 				description: 'Only channels of this type, e.g. WABA for WhatsApp Business',
 			},
-			],
-		),
+		]),
 	],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as ChannelFilters;
@@ -101,11 +111,18 @@ export const getMany: Operation = {
 		};
 		const query = validateItem(this, filtersSchema, input, itemIndex, LABELS);
 		const { returnAll, limit } = listOptionsOf(this, itemIndex);
-		const records = await apiList.call(this, 'listChannels', { query: withoutEmpty(query), returnAll, limit, itemIndex });
+		const records = await apiList.call(this, 'listChannels', {
+			query: withoutEmpty(query),
+			returnAll,
+			limit,
+			itemIndex,
+		});
 		return records as IDataObject[];
 	}),
 };
 
 function withoutEmpty(query: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+	return Object.fromEntries(
+		Object.entries(query).filter(([, value]) => value !== undefined && value !== ''),
+	);
 }

@@ -24,7 +24,8 @@ const COMMENT = z
 			ctx.addIssue({
 				code: z.ZodIssueCode.custom,
 				path: ['createdBy'],
-				message: 'is required when Created By Type is USER: the email of a member of the organization',
+				message:
+					'is required when Created By Type is USER: the email of a member of the organization',
 			});
 		}
 		if (comment.createdByType !== 'USER' && comment.createdBy) {
@@ -72,9 +73,17 @@ export const createComment: Operation = {
 			description: 'Who the comment is from. Only a User comment names its author (by email).',
 			options: [
 				{ name: 'AI', value: 'AI', description: 'Written by an AI' },
-				{ name: 'Automation', value: 'AUTOMATIZATION', description: 'Written by an automation such as this workflow' },
+				{
+					name: 'Automation',
+					value: 'AUTOMATIZATION',
+					description: 'Written by an automation such as this workflow',
+				},
 				{ name: 'System', value: 'SYSTEM', description: 'Written by the system' },
-				{ name: 'User', value: 'USER', description: 'Written by a member of the organization, named by email' },
+				{
+					name: 'User',
+					value: 'USER',
+					description: 'Written by a member of the organization, named by email',
+				},
 			],
 		},
 		{

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, createContactFields } from './fields';
+import {
+	CONTACT_FIELD_LABELS,
+	contactBody,
+	contactFieldsSchema,
+	contactInput,
+	createContactFields,
+} from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
@@ -11,7 +17,8 @@ export const createContact: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a contact',
-		description: 'Create a contact from its phone number (E.164) and optional name, email and details',
+		description:
+			'Create a contact from its phone number (E.164) and optional name, email and details',
 	},
 	endpoint: 'createContact',
 	fields: createContactFields,
@@ -27,7 +34,10 @@ export const createContact: Operation = {
 			itemIndex,
 			CONTACT_FIELD_LABELS,
 		);
-		const { payload } = await apiRequest.call(this, 'createContact', { body: contactBody(fields), itemIndex });
+		const { payload } = await apiRequest.call(this, 'createContact', {
+			body: contactBody(fields),
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

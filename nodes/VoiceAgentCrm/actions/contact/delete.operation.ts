@@ -16,7 +16,10 @@ export const deleteContact: Operation = {
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
-		const { payload } = await apiRequest.call(this, 'deleteContact', { params: { contactId }, itemIndex });
+		const { payload } = await apiRequest.call(this, 'deleteContact', {
+			params: { contactId },
+			itemIndex,
+		});
 		return booleanResult(payload, contactId);
 	}),
 };

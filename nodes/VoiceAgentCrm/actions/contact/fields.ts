@@ -50,7 +50,7 @@ const additionalDataField: INodeProperties = {
 	placeholder: 'Add Entry',
 	default: {},
 	description:
-		"Custom fields of the contact, each a type, a field name and a value; on update this replaces the whole list",
+		'Custom fields of the contact, each a type, a field name and a value; on update this replaces the whole list',
 	options: [
 		{
 			displayName: 'Entry',
@@ -78,7 +78,8 @@ const additionalDataField: INodeProperties = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. premium',
-					description: 'Value of the custom field, as text (dates and numbers too, e.g. 2024-05-01 or 42)',
+					description:
+						'Value of the custom field, as text (dates and numbers too, e.g. 2024-05-01 or 42)',
 				},
 			],
 		},
@@ -151,7 +152,10 @@ export const updateContactFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'The fields to change; fields not added here keep their current value',
-		options: [...optionalContactFields, { ...phoneNumberField, description: `New ${PHONE_NUMBER_DESCRIPTION}` }],
+		options: [
+			...optionalContactFields,
+			{ ...phoneNumberField, description: `New ${PHONE_NUMBER_DESCRIPTION}` },
+		],
 	},
 ];
 
@@ -187,7 +191,8 @@ export function contactInput(parameters: IDataObject): ContactInput {
 export function contactBody(fields: z.infer<typeof contactFieldsSchema>): IDataObject {
 	const body: IDataObject = {};
 	for (const [parameter, value] of Object.entries(fields)) {
-		if (value !== undefined) body[API_NAMES[parameter as ContactParameter]] = value as IDataObject[keyof IDataObject];
+		if (value !== undefined)
+			body[API_NAMES[parameter as ContactParameter]] = value as IDataObject[keyof IDataObject];
 	}
 	return body;
 }

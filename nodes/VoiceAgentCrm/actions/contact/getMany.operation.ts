@@ -6,44 +6,49 @@ import { perItem } from '../../shared/operation';
 import { apiList } from '../../transport/request';
 
 /** Filter parameter → the API's query parameter; each is a partial, case-insensitive match. */
-const FILTER_QUERY = { fullName: 'full_name', email: 'email', phoneNumber: 'phone_number' } as const;
+const FILTER_QUERY = {
+	fullName: 'full_name',
+	email: 'email',
+	phoneNumber: 'phone_number',
+} as const;
 
 export const getManyContacts: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many contacts',
-		description: 'List contacts, optionally only those whose name, email or phone number contains a text',
+		description:
+			'List contacts, optionally only those whose name, email or phone number contains a text',
 	},
 	endpoint: 'listContacts',
 	fields: [
 		...returnAllFields,
 		filtersField(
 			[
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. @example.com',
-				description: 'Part of the email address, e.g. @example.com for everyone at that domain',
-			},
-			{
-				displayName: 'Full Name',
-				name: 'fullName',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. García',
-				description: 'Part of the full name, e.g. García',
-			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. +3460',
-				description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
-			},
+				{
+					displayName: 'Email',
+					name: 'email',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. @example.com',
+					description: 'Part of the email address, e.g. @example.com for everyone at that domain',
+				},
+				{
+					displayName: 'Full Name',
+					name: 'fullName',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. García',
+					description: 'Part of the full name, e.g. García',
+				},
+				{
+					displayName: 'Phone Number',
+					name: 'phoneNumber',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. +3460',
+					description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
+				},
 			],
 			'Only return contacts whose fields contain these texts (partial match)',
 		),
@@ -55,7 +60,11 @@ export const getManyContacts: Operation = {
 			const value = String(filters[parameter] ?? '').trim();
 			if (value) query[name] = value;
 		}
-		const records = await apiList.call(this, 'listContacts', { query, ...listOptionsOf(this, itemIndex), itemIndex });
+		const records = await apiList.call(this, 'listContacts', {
+			query,
+			...listOptionsOf(this, itemIndex),
+			itemIndex,
+		});
 		return records as IDataObject[];
 	}),
 };

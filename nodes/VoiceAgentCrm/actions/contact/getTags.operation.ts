@@ -17,7 +17,10 @@ export const getContactTags: Operation = {
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
-		const { payload } = await apiRequest.call(this, 'listContactTags', { params: { contactId }, itemIndex });
+		const { payload } = await apiRequest.call(this, 'listContactTags', {
+			params: { contactId },
+			itemIndex,
+		});
 		return payload as IDataObject[];
 	}),
 };

@@ -10,8 +10,16 @@ export const contact: Resource = {
 	option: {
 		name: 'Contact',
 		value: 'contact',
-		description: 'People of the organization, with their phone number, details, custom fields, tags and comments',
+		description:
+			'People of the organization, with their phone number, details, custom fields, tags and comments',
 	},
 	defaultOperation: 'create',
-	operations: [createContact, deleteContact, getContactComments, getManyContacts, getContactTags, updateContact],
+	operations: [
+		createContact,
+		deleteContact,
+		getContactComments,
+		getManyContacts,
+		getContactTags,
+		updateContact,
+	],
 };

@@ -1,6 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema, contactInput, updateContactFields } from './fields';
+import {
+	CONTACT_FIELD_LABELS,
+	contactBody,
+	contactFieldsSchema,
+	contactInput,
+	updateContactFields,
+} from './fields';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
@@ -25,7 +31,11 @@ export const updateContact: Operation = {
 		if (!Object.keys(body).length) {
 			failItem(this, itemIndex, ['Update Fields: add at least one field to change']);
 		}
-		const { payload } = await apiRequest.call(this, 'updateContact', { params: { contactId }, body, itemIndex });
+		const { payload } = await apiRequest.call(this, 'updateContact', {
+			params: { contactId },
+			body,
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

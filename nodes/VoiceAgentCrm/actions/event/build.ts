@@ -25,18 +25,28 @@ export type EventInput = 'autoMapInputData' | 'fields' | 'json';
  */
 export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
-	if (input === 'autoMapInputData') return { read: automaticReader(context, items), mayFail: false };
+	if (input === 'autoMapInputData')
+		return { read: automaticReader(context, items), mayFail: false };
 	const parameter = parameterReader(context, items);
 	if (input === 'json') {
 		return {
 			read: (itemIndex) =>
-				jsonObject(context, itemIndex, 'Event (JSON)', parameter('eventJson', itemIndex, '{}'), 'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}'),
+				jsonObject(
+					context,
+					itemIndex,
+					'Event (JSON)',
+					parameter('eventJson', itemIndex, '{}'),
+					'an event object like {"event_name": "purchase", "contact": {"email": "ana@example.com"}}',
+				),
 			mayFail: true,
 		};
 	}
 	const zone = context.getTimezone();
 	const paramsAsJson = parameter('paramsInput', 0, 'keyValue') === 'json';
-	return { read: (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson), mayFail: true };
+	return {
+		read: (itemIndex) => eventFromFields(context, parameter, itemIndex, zone, paramsAsJson),
+		mayFail: true,
+	};
 }
 
 /** The item's own JSON field that holds each part of the event, unless the user names another. */
@@ -74,8 +84,13 @@ const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
  * "Map Automatically": each event read from the item's JSON by field name, no expression per
  * field. The column names are read once per execution.
  */
-function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader['read'] {
-	const renamed = context.getNodeParameter('columnNames', 0, {}) as Partial<Record<keyof Columns, string>>;
+function automaticReader(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): EventReader['read'] {
+	const renamed = context.getNodeParameter('columnNames', 0, {}) as Partial<
+		Record<keyof Columns, string>
+	>;
 	const columns: Columns = { ...DEFAULT_COLUMNS };
 	const named = new Set<string>();
 	for (const key of Object.keys(columns) as Array<keyof Columns>) {
@@ -88,7 +103,11 @@ function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]
 	// a field the user named for one part is not also read for another by its default name
 	// (Event Name Field "name" must not make "name" the contact's name too)
 	for (const key of Object.keys(columns) as Array<keyof Columns>) {
-		if (!named.has(key) && [...named].some((other) => columns[other as keyof Columns] === columns[key])) columns[key] = '';
+		if (
+			!named.has(key) &&
+			[...named].some((other) => columns[other as keyof Columns] === columns[key])
+		)
+			columns[key] = '';
 	}
 	const zone = context.getTimezone();
 	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
@@ -101,7 +120,8 @@ function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataOb
 	setIf(event, 'event_id', text(row[columns.eventId]));
 	setIf(event, 'occurred_at', occurredAt(row[columns.occurredAt], zone));
 	setIf(event, 'contact', contactOfRow(row, columns));
-	if (row[columns.createContact] === false || row[columns.createContact] === 'false') event.create_contact = false;
+	if (row[columns.createContact] === false || row[columns.createContact] === 'false')
+		event.create_contact = false;
 	setIf(event, 'session_id', text(row[columns.sessionId]));
 	const params = row[columns.params];
 	if (params !== undefined && params !== null && params !== '') {
@@ -125,7 +145,13 @@ function contactOfRow(row: IDataObject, columns: Columns): unknown {
 	return Object.keys(contact).length ? contact : undefined;
 }
 
-function eventFromFields(context: IExecuteFunctions, parameter: ParameterReader, itemIndex: number, zone: string, paramsAsJson: boolean): IDataObject {
+function eventFromFields(
+	context: IExecuteFunctions,
+	parameter: ParameterReader,
+	itemIndex: number,
+	zone: string,
+	paramsAsJson: boolean,
+): IDataObject {
 	const extra = parameter('additionalFields', itemIndex, {}) as IDataObject;
 	const event: IDataObject = { event_name: text(parameter('eventName', itemIndex, '')) ?? '' };
 	setIf(event, 'event_id', text(extra.eventId));
@@ -185,35 +211,64 @@ function occurredAt(value: unknown, zone: string): string | undefined {
 	if (DateTime.isDateTime(value)) return value.toISO() ?? undefined;
 	const raw = text(value);
 	if (raw === undefined || namesZone(raw)) return raw;
-	const local = DateTime.fromISO(raw, { zone }).isValid ? DateTime.fromISO(raw, { zone }) : DateTime.fromSQL(raw, { zone });
+	const local = DateTime.fromISO(raw, { zone }).isValid
+		? DateTime.fromISO(raw, { zone })
+		: DateTime.fromSQL(raw, { zone });
 	return local.isValid ? (local.toISO() ?? raw) : raw;
 }
 
-function params(context: IExecuteFunctions, parameter: ParameterReader, itemIndex: number, asJson: boolean): IDataObject | undefined {
+function params(
+	context: IExecuteFunctions,
+	parameter: ParameterReader,
+	itemIndex: number,
+	asJson: boolean,
+): IDataObject | undefined {
 	if (asJson) {
-		const parsed = jsonObject(context, itemIndex, 'Params (JSON)', parameter('paramsJson', itemIndex, '{}'), 'a JSON object like {"plan": "pro"}');
+		const parsed = jsonObject(
+			context,
+			itemIndex,
+			'Params (JSON)',
+			parameter('paramsJson', itemIndex, '{}'),
+			'a JSON object like {"plan": "pro"}',
+		);
 		return Object.keys(parsed).length ? parsed : undefined;
 	}
-	const pairs = (parameter('params.param', itemIndex, []) as Array<{ key?: unknown; value?: unknown }>) ?? [];
+	const pairs =
+		(parameter('params.param', itemIndex, []) as Array<{ key?: unknown; value?: unknown }>) ?? [];
 	const result: IDataObject = {};
 	for (const [position, pair] of pairs.entries()) {
 		const key = text(pair.key);
-		if (key === undefined) failItem(context, itemIndex, [`Params → Param ${position + 1} → Key: must not be empty (got nothing)`]);
+		if (key === undefined)
+			failItem(context, itemIndex, [
+				`Params → Param ${position + 1} → Key: must not be empty (got nothing)`,
+			]);
 		result[key] = (pair.value ?? '') as IDataObject[string];
 	}
 	return Object.keys(result).length ? result : undefined;
 }
 
-function group(context: IExecuteFunctions, itemIndex: number, extra: IDataObject): IDataObject | undefined {
+function group(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	extra: IDataObject,
+): IDataObject | undefined {
 	const id = text(extra.groupId);
 	const name = text(extra.groupName);
 	const properties =
 		extra.groupProperties === undefined
 			? {}
-			: jsonObject(context, itemIndex, 'Company Properties (JSON)', extra.groupProperties, 'a JSON object like {"industry": "retail"}');
+			: jsonObject(
+					context,
+					itemIndex,
+					'Company Properties (JSON)',
+					extra.groupProperties,
+					'a JSON object like {"industry": "retail"}',
+				);
 	if (id === undefined) {
 		if (name !== undefined || Object.keys(properties).length) {
-			failItem(context, itemIndex, ['Company ID: is required when a Company Name or Company Properties are given (got nothing)']);
+			failItem(context, itemIndex, [
+				'Company ID: is required when a Company Name or Company Properties are given (got nothing)',
+			]);
 		}
 		return undefined;
 	}
@@ -224,15 +279,26 @@ function group(context: IExecuteFunctions, itemIndex: number, extra: IDataObject
 }
 
 /** A JSON parameter as an object: n8n gives it parsed or as text, depending on how it was set. */
-function jsonObject(context: IExecuteFunctions, itemIndex: number, label: string, value: unknown, expected: string): IDataObject {
+function jsonObject(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	label: string,
+	value: unknown,
+	expected: string,
+): IDataObject {
 	let parsed = value;
 	if (typeof value === 'string') {
 		try {
 			parsed = value.trim() === '' ? {} : JSON.parse(value);
 		} catch (error) {
-			failItem(context, itemIndex, [`${label}: must be ${expected}, but it is not valid JSON: ${(error as Error).message} (got ${shortened(value)})`]);
+			failItem(context, itemIndex, [
+				`${label}: must be ${expected}, but it is not valid JSON: ${(error as Error).message} (got ${shortened(value)})`,
+			]);
 		}
 	}
-	if (!isObject(parsed)) failItem(context, itemIndex, [`${label}: must be ${expected} (got ${shortened(JSON.stringify(parsed) ?? String(parsed))})`]);
+	if (!isObject(parsed))
+		failItem(context, itemIndex, [
+			`${label}: must be ${expected} (got ${shortened(JSON.stringify(parsed) ?? String(parsed))})`,
+		]);
 	return parsed;
 }

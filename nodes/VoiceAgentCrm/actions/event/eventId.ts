@@ -32,9 +32,17 @@ function canonicalJson(value: unknown): string {
  * happened (however the time zone is written; `checkEvent` gives it in UTC), its contact, session, params, value, currency
  * and company. `create_contact` is left out: it says how to file the event, not what happened.
  */
-export function derivedEventId(event: IDataObject, normalizedName: string, occurredAtUtc: string | undefined): string {
+export function derivedEventId(
+	event: IDataObject,
+	normalizedName: string,
+	occurredAtUtc: string | undefined,
+): string {
 	const { event_id: _id, create_contact: _filing, ...content } = event;
-	const canonical = canonicalJson({ ...content, event_name: normalizedName, occurred_at: occurredAtUtc ?? content.occurred_at });
+	const canonical = canonicalJson({
+		...content,
+		event_name: normalizedName,
+		occurred_at: occurredAtUtc ?? content.occurred_at,
+	});
 	return `${DERIVED_ID_PREFIX}${createHash('sha256').update(canonical).digest('hex')}`;
 }
 

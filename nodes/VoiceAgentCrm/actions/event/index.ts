@@ -5,7 +5,8 @@ export const event: Resource = {
 	option: {
 		name: 'Event',
 		value: 'event',
-		description: 'Business events from other systems (purchases, forms, visits), recorded on contacts',
+		description:
+			'Business events from other systems (purchases, forms, visits), recorded on contacts',
 	},
 	defaultOperation: 'send',
 	operations: [send],

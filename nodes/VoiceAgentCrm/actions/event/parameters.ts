@@ -1,9 +1,18 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeParameterValueType,
+} from 'n8n-workflow';
 
 import { isObject } from './rules';
 
 /** A node parameter's value for one item. */
-export type ParameterReader = (name: string, itemIndex: number, fallback: NodeParameterValueType | object) => unknown;
+export type ParameterReader = (
+	name: string,
+	itemIndex: number,
+	fallback: NodeParameterValueType | object,
+) => unknown;
 
 type PerItem = (itemIndex: number) => unknown;
 
@@ -15,33 +24,52 @@ type PerItem = (itemIndex: number) => unknown;
  * would compute; any other expression is left to n8n, item by item. Values shared by all items
  * are never changed by the node.
  */
-export function parameterReader(context: IExecuteFunctions, items: INodeExecutionData[]): ParameterReader {
+export function parameterReader(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+): ParameterReader {
 	const saved = context.getNode().parameters;
 	const compiled = new Map<string, PerItem>();
 	return (name, itemIndex, fallback) => {
 		let read = compiled.get(name);
 		if (!read) {
-			const raw = name.split('.').reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), saved);
-			read = holdsExpression(raw) ? perItem(context, items, name, raw) : once(context.getNodeParameter(name, 0, fallback as NodeParameterValueType));
+			const raw = name
+				.split('.')
+				.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), saved);
+			read = holdsExpression(raw)
+				? perItem(context, items, name, raw)
+				: once(context.getNodeParameter(name, 0, fallback as NodeParameterValueType));
 			compiled.set(name, read);
 		}
 		return read(itemIndex);
 	};
 }
 
-const once = (value: unknown): PerItem => () => value;
+const once =
+	(value: unknown): PerItem =>
+	() =>
+		value;
 
-function perItem(context: IExecuteFunctions, items: INodeExecutionData[], path: string, raw: unknown): PerItem {
+function perItem(
+	context: IExecuteFunctions,
+	items: INodeExecutionData[],
+	path: string,
+	raw: unknown,
+): PerItem {
 	if (typeof raw === 'string' && raw.startsWith('=')) {
 		const keys = itemFieldPath(raw);
-		return keys ? (itemIndex) => fieldOf(items[itemIndex].json, keys) : (itemIndex) => context.getNodeParameter(path, itemIndex);
+		return keys
+			? (itemIndex) => fieldOf(items[itemIndex].json, keys)
+			: (itemIndex) => context.getNodeParameter(path, itemIndex);
 	}
 	if (!holdsExpression(raw)) return once(raw);
 	if (Array.isArray(raw)) {
 		const parts = raw.map((value, index) => perItem(context, items, `${path}[${index}]`, value));
 		return (itemIndex) => parts.map((part) => part(itemIndex));
 	}
-	const entries = Object.entries(raw as IDataObject).map(([key, value]) => [key, perItem(context, items, `${path}.${key}`, value)] as const);
+	const entries = Object.entries(raw as IDataObject).map(
+		([key, value]) => [key, perItem(context, items, `${path}.${key}`, value)] as const,
+	);
 	return (itemIndex) => Object.fromEntries(entries.map(([key, part]) => [key, part(itemIndex)]));
 }
 
@@ -51,7 +79,8 @@ export function holdsExpression(value: unknown): boolean {
 	return isObject(value) && Object.values(value).some(holdsExpression);
 }
 
-const WHOLE_ITEM_FIELD = /^=\{\{\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])*)\s*\}\}$/;
+const WHOLE_ITEM_FIELD =
+	/^=\{\{\s*\$json((?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[\s*(?:'[^'\\]*'|"[^"\\]*")\s*\])*)\s*\}\}$/;
 const PATH_STEP = /\.\s*([A-Za-z_$][\w$]*)|\[\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\]/g;
 
 /** The field path of an expression that is only `$json`, `$json.a.b` or `$json["a"]`; undefined otherwise. */

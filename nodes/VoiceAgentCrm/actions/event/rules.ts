@@ -26,7 +26,13 @@ export const EVENT_LIMITS = {
 
 export const RESERVED_NAME_PREFIX = 'cs_';
 
-export type EventStatus = 'created' | 'pending' | 'unresolved' | 'duplicate' | 'rejected' | 'invalid';
+export type EventStatus =
+	| 'created'
+	| 'pending'
+	| 'unresolved'
+	| 'duplicate'
+	| 'rejected'
+	| 'invalid';
 
 /** One event's answer, as the service gives it in `results` (without its batch `index`). */
 export interface EventResult extends IDataObject {
@@ -40,7 +46,13 @@ export interface EventResult extends IDataObject {
 
 /** What the node decided about one event before sending anything. */
 export type Verdict =
-	| { send: true; event: IDataObject; anonymous: boolean; eventName: string; occurredAtUtc?: string }
+	| {
+			send: true;
+			event: IDataObject;
+			anonymous: boolean;
+			eventName: string;
+			occurredAtUtc?: string;
+	  }
 	| { send: false; result: EventResult };
 
 const ZONE_DESIGNATOR = /(Z|[+-]\d{2}(:?\d{2})?)$/i;
@@ -65,13 +77,18 @@ export function normalizeEventName(raw: string): string {
 
 /** What is wrong with a normalized name; empty when the service accepts it. */
 export function eventNameErrors(name: string): string[] {
-	if (!/^[a-z]/.test(name)) return [`event_name must start with a letter once normalized to snake_case (got "${name}")`];
+	if (!/^[a-z]/.test(name))
+		return [`event_name must start with a letter once normalized to snake_case (got "${name}")`];
 	const errors: string[] = [];
 	if (name.length > EVENT_LIMITS.nameMaxLength) {
-		errors.push(`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${name}")`);
+		errors.push(
+			`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${name}")`,
+		);
 	}
 	if (name.startsWith(RESERVED_NAME_PREFIX)) {
-		errors.push(`event_name must not start with "${RESERVED_NAME_PREFIX}": the service keeps that prefix for the events it records itself`);
+		errors.push(
+			`event_name must not start with "${RESERVED_NAME_PREFIX}": the service keeps that prefix for the events it records itself`,
+		);
 	}
 	return errors;
 }
@@ -113,7 +130,10 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	else event.event_id = eventId as string;
 
 	const errors: string[] = [];
-	const result: EventResult = { event_id: typeof eventId === 'string' ? eventId : null, status: 'invalid' };
+	const result: EventResult = {
+		event_id: typeof eventId === 'string' ? eventId : null,
+		status: 'invalid',
+	};
 	if (typeof event.event_name === 'string') {
 		const name = normalizeEventName(event.event_name);
 		result.event_name = name;
@@ -129,7 +149,9 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 		...occurredAtErrors(event.occurred_at, occurredAt, now),
 		...contactErrors(event.contact),
 		...idErrors(event.session_id, 'session_id', true),
-		...(given(event.create_contact) && typeof event.create_contact !== 'boolean' ? ['create_contact must be true or false'] : []),
+		...(given(event.create_contact) && typeof event.create_contact !== 'boolean'
+			? ['create_contact must be true or false']
+			: []),
 		...paramsErrors(event.params),
 		...valueErrors(event.value),
 		...currencyErrors(event.currency),
@@ -153,7 +175,10 @@ function idErrors(value: unknown, field: string, noSpaces: boolean): string[] {
 	if (typeof value !== 'string') return [`${field} must be a string`];
 	const errors: string[] = [];
 	if (value === '') errors.push(`${field} must not be empty`);
-	if (value.length > EVENT_LIMITS.idMaxLength) errors.push(`${field} must be at most ${EVENT_LIMITS.idMaxLength} characters (got ${value.length})`);
+	if (value.length > EVENT_LIMITS.idMaxLength)
+		errors.push(
+			`${field} must be at most ${EVENT_LIMITS.idMaxLength} characters (got ${value.length})`,
+		);
 	if (noSpaces && /\s/.test(value)) errors.push(`${field} must not contain spaces`);
 	return errors;
 }
@@ -172,8 +197,12 @@ export function instantOf(value: unknown): DateTime | undefined {
 
 function occurredAtErrors(value: unknown, at: DateTime | undefined, now: number): string[] {
 	if (!given(value)) return [];
-	if (!at) return ['occurred_at must be an ISO 8601 date-time with a time zone, like 2024-05-01T10:00:00Z'];
-	if (at.toMillis() < EVENT_LIMITS.earliestOccurredAt) return ['occurred_at must be in the year 2000 or later'];
+	if (!at)
+		return [
+			'occurred_at must be an ISO 8601 date-time with a time zone, like 2024-05-01T10:00:00Z',
+		];
+	if (at.toMillis() < EVENT_LIMITS.earliestOccurredAt)
+		return ['occurred_at must be in the year 2000 or later'];
 	if (at.toMillis() > now + EVENT_LIMITS.futureMs + EVENT_LIMITS.clockSkewMs) {
 		return ['occurred_at must be at most 24 hours in the future'];
 	}
@@ -187,10 +216,14 @@ function contactErrors(contact: unknown): string[] {
 		.filter((field) => given(contact[field]) && typeof contact[field] !== 'string')
 		.map((field) => `contact.${field} must be a string`);
 	const { contact_id: contactId, external_id: externalId, phone } = contact;
-	if (typeof contactId === 'string' && !UUID_REGEX.test(contactId.trim())) errors.push('contact.contact_id must be a UUID');
-	if (typeof externalId === 'string') errors.push(...idErrors(externalId, 'contact.external_id', false));
+	if (typeof contactId === 'string' && !UUID_REGEX.test(contactId.trim()))
+		errors.push('contact.contact_id must be a UUID');
+	if (typeof externalId === 'string')
+		errors.push(...idErrors(externalId, 'contact.external_id', false));
 	if (typeof phone === 'string' && phone.replace(/\D/g, '').length < EVENT_LIMITS.phoneMinDigits) {
-		errors.push(`contact.phone must have at least ${EVENT_LIMITS.phoneMinDigits} digits, preferably in international format like +14155550123`);
+		errors.push(
+			`contact.phone must have at least ${EVENT_LIMITS.phoneMinDigits} digits, preferably in international format like +14155550123`,
+		);
 	}
 	return errors;
 }
@@ -218,8 +251,13 @@ function currencyErrors(currency: unknown): string[] {
 function groupErrors(group: unknown): string[] {
 	if (!given(group)) return [];
 	if (!isObject(group)) return ['group must be an object with an id'];
-	const errors = typeof group.id === 'string' ? idErrors(group.id, 'group.id', false) : ['group.id is required and must be a string (the company ID in your system)'];
-	if (given(group.name) && typeof group.name !== 'string') errors.push('group.name must be a string');
-	if (given(group.properties) && !isObject(group.properties)) errors.push('group.properties must be an object');
+	const errors =
+		typeof group.id === 'string'
+			? idErrors(group.id, 'group.id', false)
+			: ['group.id is required and must be a string (the company ID in your system)'];
+	if (given(group.name) && typeof group.name !== 'string')
+		errors.push('group.name must be a string');
+	if (given(group.properties) && !isObject(group.properties))
+		errors.push('group.properties must be an object');
 	return errors;
 }

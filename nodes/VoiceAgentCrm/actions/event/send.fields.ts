@@ -4,7 +4,12 @@ const fromFields = { show: { eventInput: ['fields'] } };
 const automatic = { show: { eventInput: ['autoMapInputData'] } };
 
 /** One optional column name per part of the event, for "Map Automatically". */
-function columnName(displayName: string, name: string, field: string, description = ''): INodeProperties {
+function columnName(
+	displayName: string,
+	name: string,
+	field: string,
+	description = '',
+): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -36,10 +41,18 @@ export const sendFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'autoMapInputData',
 				description:
-					'Read each event from the input item\'s fields by name: event_name, event_ID, occurred_at, contact {…} or email, phone, contact_ID, external_ID, name, country, session_ID, params, value, currency, group. The fastest way for many items.',
+					"Read each event from the input item's fields by name: event_name, event_ID, occurred_at, contact {…} or email, phone, contact_ID, external_ID, name, country, session_ID, params, value, currency, group. The fastest way for many items.",
 			},
-			{ name: 'Map Each Field Below', value: 'fields', description: 'Map each part of the event from the input item, with an expression per field' },
-			{ name: 'JSON', value: 'json', description: 'Give the whole event object as the API expects it' },
+			{
+				name: 'Map Each Field Below',
+				value: 'fields',
+				description: 'Map each part of the event from the input item, with an expression per field',
+			},
+			{
+				name: 'JSON',
+				value: 'json',
+				description: 'Give the whole event object as the API expects it',
+			},
 		],
 		default: 'fields',
 	},
@@ -57,23 +70,39 @@ export const sendFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field Name',
 		default: {},
-		description: 'Where your items name a part of the event differently. Read once per execution, not per item.',
+		description:
+			'Where your items name a part of the event differently. Read once per execution, not per item.',
 		displayOptions: automatic,
 		options: [
 			columnName('Company Field', 'group', 'group', 'the company object {ID, name, properties}'),
-			columnName('Contact Country Field', 'contactCountry', 'country', 'the contact\'s country'),
+			columnName('Contact Country Field', 'contactCountry', 'country', "the contact's country"),
 			columnName('Contact Field', 'contact', 'contact', 'the contact object'),
-			columnName('Contact ID Field', 'contactId', 'contact_id', 'the contact\'s UUID'),
-			columnName('Contact Name Field', 'contactName', 'name', 'the contact\'s full name'),
-			columnName('Create Contact Field', 'createContact', 'create_contact', 'whether to create a missing contact (true or false)'),
+			columnName('Contact ID Field', 'contactId', 'contact_id', "the contact's UUID"),
+			columnName('Contact Name Field', 'contactName', 'name', "the contact's full name"),
+			columnName(
+				'Create Contact Field',
+				'createContact',
+				'create_contact',
+				'whether to create a missing contact (true or false)',
+			),
 			columnName('Currency Field', 'currency', 'currency'),
-			columnName('Email Field', 'email', 'email', 'the contact\'s email'),
+			columnName('Email Field', 'email', 'email', "the contact's email"),
 			columnName('Event ID Field', 'eventId', 'event_id'),
 			columnName('Event Name Field', 'eventName', 'event_name'),
-			columnName('External ID Field', 'externalId', 'external_id', 'the contact\'s ID in your system'),
-			columnName('Occurred At Field', 'occurredAt', 'occurred_at', 'when the event happened (ISO 8601; without a zone, read in the workflow\'s time zone)'),
-			columnName('Params Field', 'params', 'params', 'the event\'s params (an object or JSON text)'),
-			columnName('Phone Field', 'phone', 'phone', 'the contact\'s phone'),
+			columnName(
+				'External ID Field',
+				'externalId',
+				'external_id',
+				"the contact's ID in your system",
+			),
+			columnName(
+				'Occurred At Field',
+				'occurredAt',
+				'occurred_at',
+				"when the event happened (ISO 8601; without a zone, read in the workflow's time zone)",
+			),
+			columnName('Params Field', 'params', 'params', "the event's params (an object or JSON text)"),
+			columnName('Phone Field', 'phone', 'phone', "the contact's phone"),
 			columnName('Session ID Field', 'sessionId', 'session_id'),
 			columnName('Value Field', 'value', 'value'),
 		],
@@ -83,7 +112,8 @@ export const sendFields: INodeProperties[] = [
 		name: 'eventJson',
 		type: 'json',
 		required: true,
-		default: '{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
+		default:
+			'{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
 		description:
 			'The whole event object. When the input items already are events, map the whole input item: the node then reads it from the item without evaluating an expression per item. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
 		displayOptions: { show: { eventInput: ['json'] } },
@@ -113,7 +143,8 @@ export const sendFields: INodeProperties[] = [
 		type: 'string',
 		placeholder: 'e.g. ana@example.com',
 		default: '',
-		description: 'Email of the contact the event belongs to. Compared without regard to case. Leave empty if not known.',
+		description:
+			'Email of the contact the event belongs to. Compared without regard to case. Leave empty if not known.',
 		displayOptions: fromFields,
 	},
 	{
@@ -135,7 +166,8 @@ export const sendFields: INodeProperties[] = [
 			{ name: 'JSON', value: 'json' },
 		],
 		default: 'keyValue',
-		description: 'How to give the event\'s params: free data stored with the event (only top-level keys can filter and split reports)',
+		description:
+			"How to give the event's params: free data stored with the event (only top-level keys can filter and split reports)",
 		displayOptions: fromFields,
 	},
 	{
@@ -145,14 +177,27 @@ export const sendFields: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Param',
 		default: {},
-		description: 'Free data stored with the event, e.g. plan = pro. At most 32,000 characters as JSON.',
+		description:
+			'Free data stored with the event, e.g. plan = pro. At most 32,000 characters as JSON.',
 		options: [
 			{
 				displayName: 'Param',
 				name: 'param',
 				values: [
-					{ displayName: 'Key', name: 'key', type: 'string', default: '', placeholder: 'e.g. plan' },
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'e.g. pro' },
+					{
+						displayName: 'Key',
+						name: 'key',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. plan',
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. pro',
+					},
 				],
 			},
 		],
@@ -163,7 +208,8 @@ export const sendFields: INodeProperties[] = [
 		name: 'paramsJson',
 		type: 'json',
 		default: '{}',
-		description: 'Free data stored with the event as a JSON object, e.g. {"plan": "pro", "items": 3}. At most 32,000 characters.',
+		description:
+			'Free data stored with the event as a JSON object, e.g. {"plan": "pro", "items": 3}. At most 32,000 characters.',
 		displayOptions: { show: { eventInput: ['fields'], paramsInput: ['json'] } },
 	},
 	{
@@ -179,7 +225,8 @@ export const sendFields: INodeProperties[] = [
 				name: 'groupId',
 				type: 'string',
 				default: '',
-				description: 'ID of the contact\'s company in your system (not its name), up to 200 characters. The first event with it creates the company and links the contact.',
+				description:
+					"ID of the contact's company in your system (not its name), up to 200 characters. The first event with it creates the company and links the contact.",
 			},
 			{
 				displayName: 'Company Name',
@@ -231,7 +278,8 @@ export const sendFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. EUR',
-				description: 'ISO 4217 code of the value\'s currency (three letters, made capital). Default is params.currency.',
+				description:
+					"ISO 4217 code of the value's currency (three letters, made capital). Default is params.currency.",
 			},
 			{
 				displayName: 'Event ID',
@@ -249,7 +297,7 @@ export const sendFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. crm-58211',
 				description:
-					'The contact\'s ID in your system, up to 200 characters. Linked to the contact the first time it comes with a phone or email that finds the contact.',
+					"The contact's ID in your system, up to 200 characters. Linked to the contact the first time it comes with a phone or email that finds the contact.",
 			},
 			{
 				displayName: 'Occurred At',
@@ -258,7 +306,7 @@ export const sendFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 2024-05-01T10:00:00Z',
 				description:
-					'When it happened, as an ISO 8601 date-time, from the year 2000 up to 24 hours ahead. A time without a zone is read in the workflow\'s time zone. Default: when the service receives it.',
+					"When it happened, as an ISO 8601 date-time, from the year 2000 up to 24 hours ahead. A time without a zone is read in the workflow's time zone. Default: when the service receives it.",
 			},
 			{
 				displayName: 'Session ID',
@@ -306,11 +354,13 @@ export const sendFields: INodeProperties[] = [
 					{
 						name: 'Never',
 						value: 'never',
-						description: 'Events without an Event ID are sent without one; a re-run stores them again',
+						description:
+							'Events without an Event ID are sent without one; a re-run stores them again',
 					},
 				],
 				default: 'whenTimed',
-				description: 'Whether to give an event that has no Event ID a stable one made from its name, time, contact and data. An Event ID you give always wins.',
+				description:
+					'Whether to give an event that has no Event ID a stable one made from its name, time, contact and data. An Event ID you give always wins.',
 			},
 			{
 				displayName: 'Output',
@@ -318,8 +368,16 @@ export const sendFields: INodeProperties[] = [
 				type: 'options',
 				options: [
 					{ name: 'One Item per Event', value: 'events' },
-					{ name: 'One Item per Event Plus a Summary', value: 'eventsAndSummary', description: 'A last item counts the events per status' },
-					{ name: 'Summary Only', value: 'summary', description: 'A single item with the counts per status' },
+					{
+						name: 'One Item per Event Plus a Summary',
+						value: 'eventsAndSummary',
+						description: 'A last item counts the events per status',
+					},
+					{
+						name: 'Summary Only',
+						value: 'summary',
+						description: 'A single item with the counts per status',
+					},
 				],
 				default: 'events',
 				description: 'What the node outputs',

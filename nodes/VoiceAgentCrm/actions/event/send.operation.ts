@@ -28,12 +28,19 @@ export const send: Operation = {
 		name: 'Send',
 		value: 'send',
 		action: 'Send events',
-		description: 'Record business events (purchases, forms, visits) on contacts, one event per input item',
+		description:
+			'Record business events (purchases, forms, visits) on contacts, one event per input item',
 	},
 	endpoint: 'sendEvents',
 	fields: sendFields,
-	async execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-		const options = this.getNodeParameter('options', 0, {}) as { deriveEventIds?: DeriveIds; output?: OutputMode };
+	async execute(
+		this: IExecuteFunctions,
+		items: INodeExecutionData[],
+	): Promise<INodeExecutionData[]> {
+		const options = this.getNodeParameter('options', 0, {}) as {
+			deriveEventIds?: DeriveIds;
+			output?: OutputMode;
+		};
 		const mode = options.output ?? 'events';
 		const tally = new EventTally(items.length, mode !== 'summary');
 		const reader = eventReader(this, items);
@@ -63,7 +70,12 @@ export const send: Operation = {
  * under Continue On Fail), and a row the service would refuse is answered here without spending a
  * request. What remains is the event to send.
  */
-function rowPreparer(context: IExecuteFunctions, read: EventReader['read'], deriveIds: DeriveIds, tally: EventTally) {
+function rowPreparer(
+	context: IExecuteFunctions,
+	read: EventReader['read'],
+	deriveIds: DeriveIds,
+	tally: EventTally,
+) {
 	const now = Date.now();
 	return (row: number): Pending | undefined => {
 		let raw: IDataObject;
@@ -79,7 +91,8 @@ function rowPreparer(context: IExecuteFunctions, read: EventReader['read'], deri
 			return undefined;
 		}
 		const { event, anonymous } = verdict;
-		if (shouldDerive(deriveIds, event)) event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
+		if (shouldDerive(deriveIds, event))
+			event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
 		return { row, event, anonymous };
 	};
 }
@@ -132,7 +145,9 @@ class BatchSender {
 			});
 			recordResults(context, batch, answer, tally);
 		} catch (error) {
-			const nodeError = continueOrThrow(context, error, batch.rows[0].row, () => progressOf(batch, tally));
+			const nodeError = continueOrThrow(context, error, batch.rows[0].row, () =>
+				progressOf(batch, tally),
+			);
 			for (const entry of batch.rows) tally.failed(entry.row, nodeError);
 			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
 		}
@@ -154,7 +169,12 @@ const REPEAT_NOTE =
 	'The batch was sent again because the first attempt got no usable answer (no answer, a timeout or a server error) and may have stored it. "duplicate" here means the event is stored once: by this run\'s first attempt or by an earlier run; the service\'s answer cannot tell which.';
 
 /** Each result back on its row, by its index in the batch. */
-function recordResults(context: IExecuteFunctions, batch: Batch, answer: ApiAnswer, tally: EventTally): void {
+function recordResults(
+	context: IExecuteFunctions,
+	batch: Batch,
+	answer: ApiAnswer,
+	tally: EventTally,
+): void {
 	const results = ((answer.payload as IDataObject | undefined)?.results ?? []) as IDataObject[];
 	const byIndex = new Map<number, IDataObject>();
 	for (const [position, result] of (Array.isArray(results) ? results : []).entries()) {
@@ -175,7 +195,10 @@ function recordResults(context: IExecuteFunctions, batch: Batch, answer: ApiAnsw
 				new NodeOperationError(
 					context.getNode(),
 					`The service answered the batch without a result for this event (item ${entry.row}); it may or may not have been stored`,
-					{ itemIndex: entry.row, description: 'Run it again with an Event ID to be sure it is stored exactly once.' },
+					{
+						itemIndex: entry.row,
+						description: 'Run it again with an Event ID to be sure it is stored exactly once.',
+					},
 				),
 			);
 		}

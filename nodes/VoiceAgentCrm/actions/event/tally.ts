@@ -1,4 +1,9 @@
-import type { IDataObject, INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeExecutionData,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { errorJson } from '../../shared/operation';
 import type { EventResult } from './rules';
@@ -13,7 +18,9 @@ const STORED: readonly string[] = ['created', 'pending', 'unresolved'];
 export class EventTally {
 	requests = 0;
 	private readonly items: INodeExecutionData[];
-	private readonly counts: Record<string, number> = Object.fromEntries(STATUSES.map((status) => [status, 0]));
+	private readonly counts: Record<string, number> = Object.fromEntries(
+		STATUSES.map((status) => [status, 0]),
+	);
 	private failures = 0;
 	private contactsCreated = 0;
 	/** `duplicate` answers on a repeat after a lost answer: stored by this run or an earlier one. */
@@ -27,7 +34,8 @@ export class EventTally {
 	}
 
 	answered(row: number, result: EventResult): void {
-		if (result.status === 'duplicate' && result.stored_by !== undefined) this.storedThisRunOrEarlier++;
+		if (result.status === 'duplicate' && result.stored_by !== undefined)
+			this.storedThisRunOrEarlier++;
 		else this.counts[result.status] = (this.counts[result.status] ?? 0) + 1;
 		if ((result.contact as IDataObject | undefined)?.created === true) this.contactsCreated++;
 		if (this.keepRows) this.items[row] = { json: result, pairedItem: { item: row } };

@@ -29,8 +29,13 @@ export const get: Operation = {
 	],
 	execute: perItem(async function (itemIndex) {
 		const input = { messageId: this.getNodeParameter('messageId', itemIndex, '') };
-		const { messageId } = validateItem(this, messageSchema, input, itemIndex, { messageId: 'Message ID' });
-		const { payload } = await apiRequest.call(this, 'getMessage', { params: { messageId }, itemIndex });
+		const { messageId } = validateItem(this, messageSchema, input, itemIndex, {
+			messageId: 'Message ID',
+		});
+		const { payload } = await apiRequest.call(this, 'getMessage', {
+			params: { messageId },
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

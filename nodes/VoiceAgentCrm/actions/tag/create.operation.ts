@@ -11,7 +11,10 @@ const TAG = z.object({
 	color: z
 		.string()
 		.trim()
-		.regex(/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i, 'must be a hex color: # then 3 or 6 hex digits, like #ff9900'),
+		.regex(
+			/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i,
+			'must be a hex color: # then 3 or 6 hex digits, like #ff9900',
+		),
 	label: z.string({ invalid_type_error: 'must be text' }).trim().optional(),
 });
 
@@ -67,5 +70,7 @@ export const createTag: Operation = {
 
 /** An optional value left empty, blank or resolving to null is not sent. */
 function isGiven(value: unknown): boolean {
-	return value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '');
+	return (
+		value !== null && value !== undefined && !(typeof value === 'string' && value.trim() === '')
+	);
 }

@@ -31,7 +31,12 @@ const TASK = z.object({
 	details: z.string().optional(),
 	status: oneOf(TASK_STATUSES).optional(),
 	priority: oneOf(TASK_PRIORITIES).optional(),
-	assignedTo: z.preprocess(emailList, z.array(EMAIL, { invalid_type_error: 'must be emails separated by commas' })).optional(),
+	assignedTo: z
+		.preprocess(
+			emailList,
+			z.array(EMAIL, { invalid_type_error: 'must be emails separated by commas' }),
+		)
+		.optional(),
 	additionalData: z
 		.preprocess(jsonObject, z.record(z.unknown(), { invalid_type_error: JSON_OBJECT_EXPECTED }))
 		.optional(),
@@ -77,7 +82,8 @@ export const createTask: Operation = {
 					name: 'additionalData',
 					type: 'json',
 					default: '{}',
-					description: 'Custom data as a JSON object, e.g. {"source": "web form", "order_id": "A-1001"}',
+					description:
+						'Custom data as a JSON object, e.g. {"source": "web form", "order_id": "A-1001"}',
 				},
 				{
 					displayName: 'Assigned To',
@@ -123,7 +129,11 @@ export const createTask: Operation = {
 					description: 'What kind of task it is',
 					options: [
 						{ name: 'AI', value: 'AI', description: 'Created for or by an AI' },
-						{ name: 'Automation', value: 'automatization', description: 'Created by an automation such as this workflow' },
+						{
+							name: 'Automation',
+							value: 'automatization',
+							description: 'Created by an automation such as this workflow',
+						},
 						{ name: 'Custom', value: 'custom', description: 'A task written by a person' },
 						{ name: 'System', value: 'system', description: 'Created by the system' },
 					],

@@ -20,8 +20,7 @@ export const getManyTasks: Operation = {
 	endpoint: 'listTasks',
 	fields: [
 		...returnAllFields,
-		filtersField(
-			[
+		filtersField([
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -30,13 +29,16 @@ export const getManyTasks: Operation = {
 				description: 'Only return tasks with this status',
 				options: STATUS_OPTIONS,
 			},
-			],
-		),
+		]),
 	],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 		const query = validateItem(this, FILTERS, filters, itemIndex, { status: 'Status' });
-		const records = await apiList.call(this, 'listTasks', { query, ...listOptionsOf(this, itemIndex), itemIndex });
+		const records = await apiList.call(this, 'listTasks', {
+			query,
+			...listOptionsOf(this, itemIndex),
+			itemIndex,
+		});
 		return records as IDataObject[];
 	}),
 };

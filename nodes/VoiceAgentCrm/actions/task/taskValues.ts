@@ -2,7 +2,14 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 import { z } from 'zod';
 
 /** The value sets of a task (API reference, "Task"), as zod rules and as n8n options. */
-export const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'done', 'blocked', 'canceled'] as const;
+export const TASK_STATUSES = [
+	'backlog',
+	'todo',
+	'in_progress',
+	'done',
+	'blocked',
+	'canceled',
+] as const;
 export const TASK_PRIORITIES = ['low', 'medium', 'high'] as const;
 export const TASK_TYPES = ['custom', 'AI', 'system', 'automatization'] as const;
 

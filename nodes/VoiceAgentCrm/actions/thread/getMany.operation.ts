@@ -9,7 +9,9 @@ import { validateItem } from '../../shared/validation';
 import { apiList } from '../../transport/request';
 
 const filtersSchema = z.object({
-	status: z.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) }).optional(),
+	status: z
+		.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) })
+		.optional(),
 	channel_id: z.string().trim().optional(),
 });
 
@@ -23,11 +25,11 @@ export const getMany: Operation = {
 	endpoint: 'listThreads',
 	fields: [
 		...returnAllFields,
-		filtersField(
-			[
+		filtersField([
 			{
 				...channelLocator('channelId', 'Channel', false),
-				description: 'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+				description:
+					'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
 			},
 			{
 				displayName: 'Status',
@@ -40,16 +42,23 @@ export const getMany: Operation = {
 				default: 'open',
 				description: 'Only threads with this status',
 			},
-			],
-		),
+		]),
 	],
 	execute: perItem(async function (itemIndex) {
 		const input = {
 			status: (this.getNodeParameter('filters.status', itemIndex, '') as string) || undefined,
-			channel_id: (this.getNodeParameter('filters.channelId', itemIndex, '', { extractValue: true }) as string) || undefined,
+			channel_id:
+				(this.getNodeParameter('filters.channelId', itemIndex, '', {
+					extractValue: true,
+				}) as string) || undefined,
 		};
-		const filters = validateItem(this, filtersSchema, input, itemIndex, { status: 'Status', channel_id: 'Channel' });
-		const query: IDataObject = Object.fromEntries(Object.entries(filters).filter(([, value]) => value));
+		const filters = validateItem(this, filtersSchema, input, itemIndex, {
+			status: 'Status',
+			channel_id: 'Channel',
+		});
+		const query: IDataObject = Object.fromEntries(
+			Object.entries(filters).filter(([, value]) => value),
+		);
 		const { returnAll, limit } = listOptionsOf(this, itemIndex);
 		const records = await apiList.call(this, 'listThreads', { query, returnAll, limit, itemIndex });
 		return records as IDataObject[];

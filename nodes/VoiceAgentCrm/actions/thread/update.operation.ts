@@ -9,7 +9,9 @@ import { apiRequest } from '../../transport/request';
 
 const updateSchema = z.object({
 	threadId: NON_EMPTY,
-	status: z.enum(['unchanged', 'open', 'closed'], { errorMap: () => ({ message: 'must be open, closed or unchanged' }) }),
+	status: z.enum(['unchanged', 'open', 'closed'], {
+		errorMap: () => ({ message: 'must be open, closed or unchanged' }),
+	}),
 	assignment: z.enum(['unchanged', 'assign', 'unassign'], {
 		errorMap: () => ({ message: 'must be assign, unassign or unchanged' }),
 	}),
@@ -58,9 +60,17 @@ export const update: Operation = {
 			name: 'assignment',
 			type: 'options',
 			options: [
-				{ name: 'Assign', value: 'assign', description: 'Assign the thread to a user or an AI agent' },
+				{
+					name: 'Assign',
+					value: 'assign',
+					description: 'Assign the thread to a user or an AI agent',
+				},
 				{ name: 'Leave Unchanged', value: 'unchanged' },
-				{ name: 'Unassign', value: 'unassign', description: 'Remove whoever the thread is assigned to' },
+				{
+					name: 'Unassign',
+					value: 'unassign',
+					description: 'Remove whoever the thread is assigned to',
+				},
 			],
 			default: 'unchanged',
 			description: 'Who handles the conversation',
@@ -95,9 +105,17 @@ export const update: Operation = {
 			status: this.getNodeParameter('status', itemIndex, 'unchanged'),
 			assignment: this.getNodeParameter('assignment', itemIndex, 'unchanged'),
 		};
-		const { threadId, status, assignment } = validateItem(this, updateSchema, input, itemIndex, LABELS);
+		const { threadId, status, assignment } = validateItem(
+			this,
+			updateSchema,
+			input,
+			itemIndex,
+			LABELS,
+		);
 		if (status === 'unchanged' && assignment === 'unchanged') {
-			failItem(this, itemIndex, ['Status and Assignment: nothing to update; choose a status, assign or unassign']);
+			failItem(this, itemIndex, [
+				'Status and Assignment: nothing to update; choose a status, assign or unassign',
+			]);
 		}
 		const body: IDataObject = {
 			...(status !== 'unchanged' && { status }),
@@ -105,7 +123,11 @@ export const update: Operation = {
 			// the API unassigns on an explicit null, so it is sent, not left out
 			...(assignment === 'unassign' && { assignee: null }),
 		};
-		const { payload } = await apiRequest.call(this, 'updateThread', { params: { threadId }, body, itemIndex });
+		const { payload } = await apiRequest.call(this, 'updateThread', {
+			params: { threadId },
+			body,
+			itemIndex,
+		});
 		return payload as IDataObject;
 	}),
 };

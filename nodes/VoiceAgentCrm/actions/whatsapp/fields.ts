@@ -18,7 +18,8 @@ export const wabaRecipientFields: INodeProperties[] = [
 	wabaChannelLocator(),
 	{
 		...contactLocator(),
-		description: 'The contact who receives the message on WhatsApp. Search by name, or give its ID (a UUID).',
+		description:
+			'The contact who receives the message on WhatsApp. Search by name, or give its ID (a UUID).',
 	},
 ];
 
@@ -53,7 +54,12 @@ const recipientSchema = z.object({
 	saveMessage: z.boolean({ invalid_type_error: 'must be true or false' }),
 });
 
-const RECIPIENT_LABELS = { channelId: 'Channel', contactId: 'Contact', threadId: 'Thread', saveMessage: 'Save to Thread' };
+const RECIPIENT_LABELS = {
+	channelId: 'Channel',
+	contactId: 'Contact',
+	threadId: 'Thread',
+	saveMessage: 'Save to Thread',
+};
 
 export interface WabaRecipient {
 	channel_id: string;
@@ -62,14 +68,24 @@ export interface WabaRecipient {
 }
 
 /** Channel, contact and thread of a send, checked; `save_message` is added last by `wabaSendBody`. */
-export function wabaRecipientOf(context: IExecuteFunctions, itemIndex: number): WabaRecipient & { save_message: boolean } {
+export function wabaRecipientOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): WabaRecipient & { save_message: boolean } {
 	const input = {
 		channelId: context.getNodeParameter('channelId', itemIndex, '', { extractValue: true }),
 		contactId: context.getNodeParameter('contactId', itemIndex, '', { extractValue: true }),
-		threadId: context.getNodeParameter('options.threadId', itemIndex, '', { extractValue: true }) ?? '',
+		threadId:
+			context.getNodeParameter('options.threadId', itemIndex, '', { extractValue: true }) ?? '',
 		saveMessage: context.getNodeParameter('options.saveMessage', itemIndex, true),
 	};
-	const { channelId, contactId, threadId, saveMessage } = validateItem(context, recipientSchema, input, itemIndex, RECIPIENT_LABELS);
+	const { channelId, contactId, threadId, saveMessage } = validateItem(
+		context,
+		recipientSchema,
+		input,
+		itemIndex,
+		RECIPIENT_LABELS,
+	);
 	return {
 		channel_id: channelId,
 		contact_id: contactId,
@@ -79,7 +95,10 @@ export function wabaRecipientOf(context: IExecuteFunctions, itemIndex: number): 
 }
 
 /** The body of a send: recipient first, the message in the middle, thread and saving last. */
-export function wabaSendBody(recipient: ReturnType<typeof wabaRecipientOf>, message: IDataObject): IDataObject {
+export function wabaSendBody(
+	recipient: ReturnType<typeof wabaRecipientOf>,
+	message: IDataObject,
+): IDataObject {
 	const { channel_id, contact_id, thread_id, save_message } = recipient;
 	return { channel_id, contact_id, ...message, ...(thread_id && { thread_id }), save_message };
 }
@@ -87,7 +106,11 @@ export function wabaSendBody(recipient: ReturnType<typeof wabaRecipientOf>, mess
 /** Reads a send needs before sending (channels, templates), made once per execution and kept for its items. */
 const readsOfRun = new WeakMap<IExecuteFunctions, Map<string, Promise<IDataObject[]>>>();
 
-export async function readOncePerRun(context: IExecuteFunctions, key: string, read: () => Promise<IDataObject[]>): Promise<IDataObject[]> {
+export async function readOncePerRun(
+	context: IExecuteFunctions,
+	key: string,
+	read: () => Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
 	let reads = readsOfRun.get(context);
 	if (!reads) {
 		reads = new Map();
@@ -109,11 +132,25 @@ export async function readOncePerRun(context: IExecuteFunctions, key: string, re
  * a provider error. The API has no read of one channel, so the channel list is read once per
  * execution (pages of up to 1000 channels, on the organization budget) and kept for its items.
  */
-export async function assertWabaSender(context: IExecuteFunctions, channelId: string, itemIndex: number): Promise<void> {
-	const channels = readOncePerRun(context, 'channels', async () => (await apiList.call(context, 'listChannels', { returnAll: true, itemIndex })) as IDataObject[]);
+export async function assertWabaSender(
+	context: IExecuteFunctions,
+	channelId: string,
+	itemIndex: number,
+): Promise<void> {
+	const channels = readOncePerRun(
+		context,
+		'channels',
+		async () =>
+			(await apiList.call(context, 'listChannels', {
+				returnAll: true,
+				itemIndex,
+			})) as IDataObject[],
+	);
 	const channel = (await channels).find((c) => c.id === channelId);
 	if (!channel) {
-		failItem(context, itemIndex, [`Channel: there is no channel ${shortened(channelId)} in this organization. Pick an active WhatsApp channel from the list.`]);
+		failItem(context, itemIndex, [
+			`Channel: there is no channel ${shortened(channelId)} in this organization. Pick an active WhatsApp channel from the list.`,
+		]);
 	}
 	const named = `"${channel.name as string}" (${shortened(channelId)})`;
 	if (channel.type !== WABA_SENDER.type) {

@@ -19,7 +19,8 @@ export const getTemplates: Operation = {
 	fields: [
 		{
 			...channelLocator(),
-			description: 'The WhatsApp Business (WABA) channel whose templates to list. Pick it from the list or give its ID (e.g. chn_…).',
+			description:
+				'The WhatsApp Business (WABA) channel whose templates to list. Pick it from the list or give its ID (e.g. chn_…).',
 		},
 		...returnAllFields,
 	],
@@ -28,7 +29,10 @@ export const getTemplates: Operation = {
 		const channelId = idParameter(this, itemIndex, 'channelId', 'Channel', NON_EMPTY);
 		const { limit } = listOptionsOf(this, itemIndex);
 		// every template, approved or not: a workflow may check what is still pending review
-		const { payload } = await apiRequest.call(this, 'listTemplates', { query: { channel_id: channelId }, itemIndex });
+		const { payload } = await apiRequest.call(this, 'listTemplates', {
+			query: { channel_id: channelId },
+			itemIndex,
+		});
 		return ((Array.isArray(payload) ? payload : []) as IDataObject[]).slice(0, limit);
 	}),
 };

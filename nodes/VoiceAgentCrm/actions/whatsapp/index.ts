@@ -8,7 +8,8 @@ export const whatsapp: Resource = {
 	option: {
 		name: 'WhatsApp (WABA)',
 		value: 'whatsapp',
-		description: 'Send media, approved templates and text messages through a WhatsApp Business channel',
+		description:
+			'Send media, approved templates and text messages through a WhatsApp Business channel',
 	},
 	defaultOperation: 'sendTemplate',
 	operations: [getTemplates, sendMedia, sendMessage, sendTemplate],

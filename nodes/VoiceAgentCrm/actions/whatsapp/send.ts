@@ -20,13 +20,19 @@ export async function wabaSend(
 	itemIndex: number,
 ): Promise<IDataObject> {
 	await assertWabaSender(this, body.channel_id as string, itemIndex);
-	const answer = (await apiRequest.call(this, endpoint, { body, itemIndex })).payload as IDataObject;
+	const answer = (await apiRequest.call(this, endpoint, { body, itemIndex }))
+		.payload as IDataObject;
 	if (answer.success !== true) {
-		const reason = typeof answer.message === 'string' && answer.message ? answer.message : 'no reason given';
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex}: WhatsApp did not send the message: ${reason}`, {
-			itemIndex,
-			description: 'The API answered with success: false.',
-		});
+		const reason =
+			typeof answer.message === 'string' && answer.message ? answer.message : 'no reason given';
+		throw new NodeOperationError(
+			this.getNode(),
+			`Item ${itemIndex}: WhatsApp did not send the message: ${reason}`,
+			{
+				itemIndex,
+				description: 'The API answered with success: false.',
+			},
+		);
 	}
 	return (answer.data ?? {}) as IDataObject;
 }

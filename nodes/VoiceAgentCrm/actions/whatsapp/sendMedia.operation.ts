@@ -19,13 +19,19 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
  */
 function isBase64(text: string): boolean {
 	if (text.length === 0 || text.length % 4 !== 0) return false;
-	const body = text.endsWith('==') ? text.slice(0, -2) : text.endsWith('=') ? text.slice(0, -1) : text;
+	const body = text.endsWith('==')
+		? text.slice(0, -2)
+		: text.endsWith('=')
+			? text.slice(0, -1)
+			: text;
 	for (const char of body) if (!BASE64_ALPHABET.includes(char)) return false;
 	return true;
 }
 
 const mediaSchema = z.object({
-	mediaType: z.enum(MEDIA_TYPES, { errorMap: () => ({ message: 'must be one of image, video, audio or document' }) }),
+	mediaType: z.enum(MEDIA_TYPES, {
+		errorMap: () => ({ message: 'must be one of image, video, audio or document' }),
+	}),
 	caption: z.string(),
 	fileName: z.string().trim(),
 });
@@ -36,7 +42,10 @@ const base64Schema = z.object({
 	mediaBase64: z
 		.string()
 		.transform((text) => text.trim().replace(DATA_URI_PREFIX, '').replace(/\s+/g, ''))
-		.refine(isBase64, 'must be a base64-encoded file (letters, digits, + and /, padded with =), plain or as a data: URI'),
+		.refine(
+			isBase64,
+			'must be a base64-encoded file (letters, digits, + and /, padded with =), plain or as a data: URI',
+		),
 });
 
 const LABELS = {
@@ -54,10 +63,20 @@ interface MediaData {
 	fileName?: string;
 }
 
-async function mediaDataOf(this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData): Promise<MediaData> {
+async function mediaDataOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	item: INodeExecutionData,
+): Promise<MediaData> {
 	const source = this.getNodeParameter('mediaSource', itemIndex) as string;
 	if (source === 'url') {
-		const { mediaUrl } = validateItem(this, urlSchema, { mediaUrl: this.getNodeParameter('mediaUrl', itemIndex, '') }, itemIndex, LABELS);
+		const { mediaUrl } = validateItem(
+			this,
+			urlSchema,
+			{ mediaUrl: this.getNodeParameter('mediaUrl', itemIndex, '') },
+			itemIndex,
+			LABELS,
+		);
 		return { mediaData: mediaUrl };
 	}
 	if (source === 'base64') {
@@ -65,20 +84,31 @@ async function mediaDataOf(this: IExecuteFunctions, itemIndex: number, item: INo
 		return { mediaData: validateItem(this, base64Schema, input, itemIndex, LABELS).mediaBase64 };
 	}
 	if (source === 'binary') return await binaryMediaOf.call(this, itemIndex, item);
-	return failItem(this, itemIndex, [`Media Source: must be url, base64 or binary (got "${source}")`]);
+	return failItem(this, itemIndex, [
+		`Media Source: must be url, base64 or binary (got "${source}")`,
+	]);
 }
 
 /** The file of an input binary field, read through n8n (in memory or from its binary store) as base64. */
-async function binaryMediaOf(this: IExecuteFunctions, itemIndex: number, item: INodeExecutionData): Promise<MediaData> {
+async function binaryMediaOf(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	item: INodeExecutionData,
+): Promise<MediaData> {
 	const property = String(this.getNodeParameter('binaryPropertyName', itemIndex, 'data')).trim();
 	const binary = item.binary?.[property];
 	if (!binary) {
 		const present = Object.keys(item.binary ?? {});
-		const has = present.length ? `the item has ${present.map((p) => `"${p}"`).join(', ')}` : 'the item has no binary data';
-		failItem(this, itemIndex, [`${LABELS.binaryPropertyName}: no binary field "${property}" on the input item (${has})`]);
+		const has = present.length
+			? `the item has ${present.map((p) => `"${p}"`).join(', ')}`
+			: 'the item has no binary data';
+		failItem(this, itemIndex, [
+			`${LABELS.binaryPropertyName}: no binary field "${property}" on the input item (${has})`,
+		]);
 	}
 	const buffer = await this.helpers.getBinaryDataBuffer(itemIndex, property);
-	if (!buffer.length) failItem(this, itemIndex, [`${LABELS.binaryPropertyName}: the file in "${property}" is empty`]);
+	if (!buffer.length)
+		failItem(this, itemIndex, [`${LABELS.binaryPropertyName}: the file in "${property}" is empty`]);
 	return { mediaData: buffer.toString('base64'), fileName: binary.fileName };
 }
 
@@ -87,7 +117,8 @@ export const sendMedia: Operation = {
 		name: 'Send Media',
 		value: 'sendMedia',
 		action: 'Send a WhatsApp media message',
-		description: 'Send an image, video, audio or document to a contact on WhatsApp, inside the 24-hour window',
+		description:
+			'Send an image, video, audio or document to a contact on WhatsApp, inside the 24-hour window',
 	},
 	endpoint: 'sendMedia',
 	fields: [
@@ -112,12 +143,26 @@ export const sendMedia: Operation = {
 			type: 'options',
 			noDataExpression: true,
 			options: [
-				{ name: 'Base64 Text', value: 'base64', description: 'A base64-encoded file held in a field of the item' },
-				{ name: 'Binary File', value: 'binary', description: 'A file in a binary field of the input item (e.g. from Read Binary File or HTTP Request)' },
-				{ name: 'Public URL', value: 'url', description: 'A URL the WhatsApp provider can download the file from' },
+				{
+					name: 'Base64 Text',
+					value: 'base64',
+					description: 'A base64-encoded file held in a field of the item',
+				},
+				{
+					name: 'Binary File',
+					value: 'binary',
+					description:
+						'A file in a binary field of the input item (e.g. from Read Binary File or HTTP Request)',
+				},
+				{
+					name: 'Public URL',
+					value: 'url',
+					description: 'A URL the WhatsApp provider can download the file from',
+				},
 			],
 			default: 'url',
-			description: 'Where the file comes from. A file from the item is sent as base64 and stored by the service.',
+			description:
+				'Where the file comes from. A file from the item is sent as base64 and stored by the service.',
 		},
 		{
 			displayName: 'Media URL',
@@ -126,7 +171,8 @@ export const sendMedia: Operation = {
 			required: true,
 			default: '',
 			placeholder: 'e.g. https://cdn.example.com/brochure.pdf',
-			description: 'Public http(s) URL of the file. It must be reachable from the internet: private and local addresses are refused.',
+			description:
+				'Public http(s) URL of the file. It must be reachable from the internet: private and local addresses are refused.',
 			displayOptions: { show: { mediaSource: ['url'] } },
 		},
 		{

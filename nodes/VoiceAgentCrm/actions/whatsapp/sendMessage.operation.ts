@@ -7,7 +7,9 @@ import { validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
 
 // sent as written: leading spaces and line breaks are part of the message
-const messageSchema = z.object({ content: z.string().refine((text) => text.trim() !== '', 'must not be empty') });
+const messageSchema = z.object({
+	content: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
+});
 
 export const sendMessage: Operation = {
 	option: {
@@ -34,7 +36,14 @@ export const sendMessage: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const recipient = wabaRecipientOf(this, itemIndex);
 		const input = { content: this.getNodeParameter('content', itemIndex, '') };
-		const { content } = validateItem(this, messageSchema, input, itemIndex, { content: 'Message Text' });
-		return await wabaSend.call(this, 'sendMessage', wabaSendBody(recipient, { content }), itemIndex);
+		const { content } = validateItem(this, messageSchema, input, itemIndex, {
+			content: 'Message Text',
+		});
+		return await wabaSend.call(
+			this,
+			'sendMessage',
+			wabaSendBody(recipient, { content }),
+			itemIndex,
+		);
 	}),
 };

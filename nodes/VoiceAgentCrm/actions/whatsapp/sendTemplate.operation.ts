@@ -1,7 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { assertWabaSender, wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
+import {
+	assertWabaSender,
+	wabaRecipientFields,
+	wabaRecipientOf,
+	wabaSendBody,
+	wabaSendOptions,
+} from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
@@ -15,7 +21,10 @@ import { approvedLanguageOf, parseTemplateChoice } from './template';
 const parameterSchema = z
 	.object(
 		{
-			type: z.string({ required_error: 'is required: text, image, document, …' }).trim().min(1, 'is required: text, image, document, …'),
+			type: z
+				.string({ required_error: 'is required: text, image, document, …' })
+				.trim()
+				.min(1, 'is required: text, image, document, …'),
 			text: z.string({ invalid_type_error: 'must be text' }).optional(),
 			parameter_name: z.string({ invalid_type_error: 'must be text' }).optional(),
 		},
@@ -30,25 +39,37 @@ const parameterSchema = z
 const componentSchema = z
 	.object(
 		{
-			type: z.enum(['BODY', 'HEADER', 'BUTTON'], { errorMap: () => ({ message: 'must be BODY, HEADER or BUTTON' }) }),
-			parameters: z.array(parameterSchema, { invalid_type_error: 'must be a list of parameters' }).optional(),
+			type: z.enum(['BODY', 'HEADER', 'BUTTON'], {
+				errorMap: () => ({ message: 'must be BODY, HEADER or BUTTON' }),
+			}),
+			parameters: z
+				.array(parameterSchema, { invalid_type_error: 'must be a list of parameters' })
+				.optional(),
 		},
 		{ invalid_type_error: 'must be an object like {"type": "BODY", "parameters": [...]}' },
 	)
 	.passthrough();
 
-const COMPONENTS_EXPECTED = 'must be a JSON array of components, like [{"type": "BODY", "parameters": [{"type": "text", "text": "Ana"}]}]';
+const COMPONENTS_EXPECTED =
+	'must be a JSON array of components, like [{"type": "BODY", "parameters": [{"type": "text", "text": "Ana"}]}]';
 
 const templateSchema = z.object({
 	templateName: NON_EMPTY,
 	languageCode: z
 		.string()
 		.trim()
-		.regex(/^(?:[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?)?$/, 'must be a WhatsApp language code, like es, en_US or pt_BR'),
+		.regex(
+			/^(?:[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?)?$/,
+			'must be a WhatsApp language code, like es, en_US or pt_BR',
+		),
 	components: z.array(componentSchema, { invalid_type_error: COMPONENTS_EXPECTED }),
 });
 
-const LABELS = { templateName: 'Template', languageCode: 'Language Code', components: 'Components' };
+const LABELS = {
+	templateName: 'Template',
+	languageCode: 'Language Code',
+	components: 'Components',
+};
 
 interface ComponentFields {
 	type?: string;
@@ -57,14 +78,20 @@ interface ComponentFields {
 
 /** Components from the fields: empty texts and names are left out rather than sent empty. */
 function componentsFromFields(context: IExecuteFunctions, itemIndex: number): IDataObject[] {
-	const components = context.getNodeParameter('components.component', itemIndex, []) as ComponentFields[];
+	const components = context.getNodeParameter(
+		'components.component',
+		itemIndex,
+		[],
+	) as ComponentFields[];
 	return components.map(({ type, parameters }) => ({
 		type,
-		parameters: (parameters?.parameter ?? []).map(({ type: parameterType, text, parameterName }) => ({
-			type: parameterType,
-			...(text !== undefined && text !== '' && { text }),
-			...(parameterName && { parameter_name: parameterName }),
-		})),
+		parameters: (parameters?.parameter ?? []).map(
+			({ type: parameterType, text, parameterName }) => ({
+				type: parameterType,
+				...(text !== undefined && text !== '' && { text }),
+				...(parameterName && { parameter_name: parameterName }),
+			}),
+		),
 	}));
 }
 
@@ -76,7 +103,9 @@ function componentsFromJson(context: IExecuteFunctions, itemIndex: number): unkn
 	try {
 		return JSON.parse(raw) as unknown;
 	} catch (error) {
-		return failItem(context, itemIndex, [`${LABELS.components}: ${COMPONENTS_EXPECTED}; it is not valid JSON (${(error as Error).message})`]);
+		return failItem(context, itemIndex, [
+			`${LABELS.components}: ${COMPONENTS_EXPECTED}; it is not valid JSON (${(error as Error).message})`,
+		]);
 	}
 }
 
@@ -119,7 +148,7 @@ export const sendTemplate: Operation = {
 				{ name: 'Using JSON', value: 'json' },
 			],
 			default: 'fields',
-			description: 'How to give the values that fill the template\'s placeholders',
+			description: "How to give the values that fill the template's placeholders",
 		},
 		{
 			displayName: 'Components',
@@ -128,7 +157,8 @@ export const sendTemplate: Operation = {
 			typeOptions: { multipleValues: true },
 			placeholder: 'Add Component',
 			default: {},
-			description: 'Values for the template\'s placeholders, by part of the template. Leave empty for a template without placeholders.',
+			description:
+				"Values for the template's placeholders, by part of the template. Leave empty for a template without placeholders.",
 			displayOptions: { show: { componentsInput: ['fields'] } },
 			options: [
 				{
@@ -154,7 +184,8 @@ export const sendTemplate: Operation = {
 							typeOptions: { multipleValues: true },
 							placeholder: 'Add Parameter',
 							default: {},
-							description: 'The values, in the order of the placeholders ({{1}}, {{2}}, …) or by name',
+							description:
+								'The values, in the order of the placeholders ({{1}}, {{2}}, …) or by name',
 							options: [
 								{
 									displayName: 'Parameter',
@@ -165,7 +196,8 @@ export const sendTemplate: Operation = {
 											name: 'type',
 											type: 'string',
 											default: 'text',
-											description: 'Kind of value: text for a text placeholder; image, document and others need extra keys, so use the JSON input for them',
+											description:
+												'Kind of value: text for a text placeholder; image, document and others need extra keys, so use the JSON input for them',
 										},
 										{
 											displayName: 'Text',
@@ -181,7 +213,8 @@ export const sendTemplate: Operation = {
 											type: 'string',
 											default: '',
 											placeholder: 'e.g. first_name',
-											description: 'Name of a named placeholder. Leave empty for numbered placeholders.',
+											description:
+												'Name of a named placeholder. Leave empty for numbered placeholders.',
 										},
 									],
 								},
@@ -205,17 +238,32 @@ export const sendTemplate: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const recipient = wabaRecipientOf(this, itemIndex);
 		const fromJson = this.getNodeParameter('componentsInput', itemIndex, 'fields') === 'json';
-		const choice = parseTemplateChoice(String(this.getNodeParameter('templateName', itemIndex, '') ?? ''));
+		const choice = parseTemplateChoice(
+			String(this.getNodeParameter('templateName', itemIndex, '') ?? ''),
+		);
 		const input = {
 			templateName: choice.name,
-			languageCode: String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() || choice.language || '',
-			components: fromJson ? componentsFromJson(this, itemIndex) : componentsFromFields(this, itemIndex),
+			languageCode:
+				String(this.getNodeParameter('languageCode', itemIndex, '') ?? '').trim() ||
+				choice.language ||
+				'',
+			components: fromJson
+				? componentsFromJson(this, itemIndex)
+				: componentsFromFields(this, itemIndex),
 		};
-		const { templateName, languageCode, components } = validateItem(this, templateSchema, input, itemIndex, LABELS);
+		const { templateName, languageCode, components } = validateItem(
+			this,
+			templateSchema,
+			input,
+			itemIndex,
+			LABELS,
+		);
 		await assertWabaSender(this, recipient.channel_id, itemIndex);
 		const message: IDataObject = {
 			template_name: templateName,
-			language_code: languageCode || (await approvedLanguageOf(this, recipient.channel_id, templateName, itemIndex)),
+			language_code:
+				languageCode ||
+				(await approvedLanguageOf(this, recipient.channel_id, templateName, itemIndex)),
 			...(components.length && { components: components as IDataObject[] }),
 		};
 		return await wabaSend.call(this, 'sendTemplate', wabaSendBody(recipient, message), itemIndex);

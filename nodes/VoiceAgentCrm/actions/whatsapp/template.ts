@@ -33,15 +33,27 @@ export function isApproved(template: IDataObject): boolean {
  * approved in on the channel. The channel's templates are read once per execution; a name approved
  * in several languages, or in none, is refused before sending, saying which.
  */
-export async function approvedLanguageOf(context: IExecuteFunctions, channelId: string, name: string, itemIndex: number): Promise<string> {
+export async function approvedLanguageOf(
+	context: IExecuteFunctions,
+	channelId: string,
+	name: string,
+	itemIndex: number,
+): Promise<string> {
 	const templates = await readOncePerRun(context, `templates of ${channelId}`, async () => {
-		const { payload } = await apiRequest.call(context, 'listTemplates', { query: { channel_id: channelId }, itemIndex });
+		const { payload } = await apiRequest.call(context, 'listTemplates', {
+			query: { channel_id: channelId },
+			itemIndex,
+		});
 		return (Array.isArray(payload) ? payload : []) as IDataObject[];
 	});
-	const languages = templates.filter((t) => t.name === name && isApproved(t)).map((t) => String(t.language));
+	const languages = templates
+		.filter((t) => t.name === name && isApproved(t))
+		.map((t) => String(t.language));
 	if (languages.length === 1) return languages[0];
 	if (languages.length === 0) {
-		failItem(context, itemIndex, [`Template: there is no approved template named ${shortened(name)} on this channel. Pick one from the list.`]);
+		failItem(context, itemIndex, [
+			`Template: there is no approved template named ${shortened(name)} on this channel. Pick one from the list.`,
+		]);
 	}
 	return failItem(context, itemIndex, [
 		`Language Code: the template ${name} is approved in ${languages.join(', ')}; set the language to send, or pick the template with its language from the list.`,

@@ -18,8 +18,13 @@ export interface PlacementRequest {
 }
 
 /** When a call with this delay (minutes) or checked schedule is due; undefined for now. */
-export function startsAtOf(input: { delay?: number; scheduleTime?: unknown; scheduleZone?: string }): number | undefined {
-	if (input.scheduleZone !== undefined) return dateTimeIn(input.scheduleTime, input.scheduleZone)?.toMillis();
+export function startsAtOf(input: {
+	delay?: number;
+	scheduleTime?: unknown;
+	scheduleZone?: string;
+}): number | undefined {
+	if (input.scheduleZone !== undefined)
+		return dateTimeIn(input.scheduleTime, input.scheduleZone)?.toMillis();
 	return input.delay ? Date.now() + input.delay * 60_000 : undefined;
 }
 
@@ -29,12 +34,16 @@ export type BuildPlacement = (this: IExecuteFunctions, itemIndex: number) => Pla
  * The execute of a Place operation: place each item's call and answer its call ID, or, with
  * "Wait for Outcome", place every call first and then wait for them together.
  */
-export function placementExecute(endpoint: PlacementEndpoint, build: BuildPlacement): Operation['execute'] {
+export function placementExecute(
+	endpoint: PlacementEndpoint,
+	build: BuildPlacement,
+): Operation['execute'] {
 	const placeOnly = perItem(async function (itemIndex) {
 		return await placeCall(this, endpoint, build.call(this, itemIndex).body, itemIndex);
 	});
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
-		if (this.getNodeParameter('waitFor', 0, 'none') === 'none') return await placeOnly.call(this, items);
+		if (this.getNodeParameter('waitFor', 0, 'none') === 'none')
+			return await placeOnly.call(this, items);
 		return await placeAndAwait(this, items.length, endpoint, build);
 	};
 }
@@ -78,13 +87,19 @@ async function placeAndAwait(
 }
 
 /** Every item checked before any request, so that bad input never leaves some calls placed. */
-function checkItems(context: IExecuteFunctions, count: number, build: BuildPlacement, results: ItemResults): CheckedItem[] {
+function checkItems(
+	context: IExecuteFunctions,
+	count: number,
+	build: BuildPlacement,
+	results: ItemResults,
+): CheckedItem[] {
 	const checked: CheckedItem[] = [];
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
 			const settings = waitSettingsOf(context, itemIndex)!;
 			const placement = build.call(context, itemIndex);
-			if (settings.resumeByWebhook) placement.body.webhook_url = resumeUrlFor(context, placement.body, itemIndex);
+			if (settings.resumeByWebhook)
+				placement.body.webhook_url = resumeUrlFor(context, placement.body, itemIndex);
 			checked.push({ itemIndex, settings, placement });
 		} catch (error) {
 			results.fail(itemIndex, error);
@@ -113,17 +128,33 @@ function resumeUrlFor(context: IExecuteFunctions, body: IDataObject, itemIndex: 
  * The agents' `max_call_duration_ms`, read once per distinct agent and only for items whose
  * maximum wait is derived. An agent that cannot be read fails its items before any call is placed.
  */
-async function agentMaxDurations(context: IExecuteFunctions, checked: CheckedItem[], results: ItemResults): Promise<Map<string, number>> {
+async function agentMaxDurations(
+	context: IExecuteFunctions,
+	checked: CheckedItem[],
+	results: ItemResults,
+): Promise<Map<string, number>> {
 	const durations = new Map<string, number>();
 	for (const item of checked) {
 		const agentId = String(item.placement.body.agent_id);
-		if (item.settings.maxWaitMs !== undefined || durations.has(agentId) || results.has(item.itemIndex)) continue;
+		if (
+			item.settings.maxWaitMs !== undefined ||
+			durations.has(agentId) ||
+			results.has(item.itemIndex)
+		)
+			continue;
 		try {
-			const { payload } = await apiRequest.call(context, 'getAgent', { params: { agentId }, itemIndex: item.itemIndex });
+			const { payload } = await apiRequest.call(context, 'getAgent', {
+				params: { agentId },
+				itemIndex: item.itemIndex,
+			});
 			const maxMs = Number((payload as IDataObject).max_call_duration_ms);
 			durations.set(agentId, Number.isFinite(maxMs) && maxMs > 0 ? maxMs : FALLBACK_MAX_CALL_MS);
 		} catch (error) {
-			for (const same of checked.filter((other) => String(other.placement.body.agent_id) === agentId && other.settings.maxWaitMs === undefined)) {
+			for (const same of checked.filter(
+				(other) =>
+					String(other.placement.body.agent_id) === agentId &&
+					other.settings.maxWaitMs === undefined,
+			)) {
 				results.fail(same.itemIndex, error);
 			}
 		}
@@ -131,10 +162,25 @@ async function agentMaxDurations(context: IExecuteFunctions, checked: CheckedIte
 	return durations;
 }
 
-function awaitedCall(item: CheckedItem, placement: IDataObject, placedAt: number, maxDurations: Map<string, number>): AwaitedCall {
+function awaitedCall(
+	item: CheckedItem,
+	placement: IDataObject,
+	placedAt: number,
+	maxDurations: Map<string, number>,
+): AwaitedCall {
 	const startsAt = Math.max(placedAt, item.placement.startsAt ?? placedAt);
 	const { maxWaitMs } = item.settings;
 	const deadline =
-		maxWaitMs !== undefined ? placedAt + maxWaitMs : startsAt + maxDurations.get(String(item.placement.body.agent_id))! + WAIT_MARGIN_MS;
-	return { itemIndex: item.itemIndex, callId: String(placement.call_id), placement, settings: item.settings, placedAt, startsAt, deadline };
+		maxWaitMs !== undefined
+			? placedAt + maxWaitMs
+			: startsAt + maxDurations.get(String(item.placement.body.agent_id))! + WAIT_MARGIN_MS;
+	return {
+		itemIndex: item.itemIndex,
+		callId: String(placement.call_id),
+		placement,
+		settings: item.settings,
+		placedAt,
+		startsAt,
+		deadline,
+	};
 }

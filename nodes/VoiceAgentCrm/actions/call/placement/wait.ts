@@ -56,7 +56,9 @@ export interface AwaitedCall {
 	deadline: number;
 }
 
-export type CallOutcome = { record: IDataObject } | { error: NodeApiError | NodeOperationError; details: IDataObject };
+export type CallOutcome =
+	| { record: IDataObject }
+	| { error: NodeApiError | NodeOperationError; details: IDataObject };
 
 type ReadContext = IExecuteFunctions | IWebhookFunctions;
 
@@ -75,13 +77,28 @@ export async function readStatus(context: ReadContext, callId: string, itemIndex
  * One read of the full record with the transcript options of Get. The record leads with `call_id`,
  * the name Don't Wait returns it under, so that a mapping does not break when the wait changes.
  */
-export async function readRecord(context: ReadContext, callId: string, settings: Pick<WaitSettings, 'recordQuery'>, itemIndex?: number) {
-	const answer = await apiRequest.call(context, 'getCall', { params: { callId }, query: settings.recordQuery, itemIndex });
-	return { record: { call_id: callId, ...(answer.payload as IDataObject) }, rateLimited: answer.rateLimited };
+export async function readRecord(
+	context: ReadContext,
+	callId: string,
+	settings: Pick<WaitSettings, 'recordQuery'>,
+	itemIndex?: number,
+) {
+	const answer = await apiRequest.call(context, 'getCall', {
+		params: { callId },
+		query: settings.recordQuery,
+		itemIndex,
+	});
+	return {
+		record: { call_id: callId, ...(answer.payload as IDataObject) },
+		rateLimited: answer.rateLimited,
+	};
 }
 
 /** Whether a finished call's record is what the user waits for (the one rule: shared/callVocabulary.ts). */
-export function recordIsReady(record: IDataObject, settings: Pick<WaitSettings, 'until' | 'includeTranscript'>): boolean {
+export function recordIsReady(
+	record: IDataObject,
+	settings: Pick<WaitSettings, 'until' | 'includeTranscript'>,
+): boolean {
 	return settings.until === 'ended' || recordIsFinal(record, settings.includeTranscript);
 }
 
@@ -97,7 +114,10 @@ interface Follow {
  * One read of following a call: its status until it is finished, then its record; answers the
  * record once it is ready. One read a step, so that every read takes its own slot (`awaitCalls`).
  */
-async function readStep(context: IExecuteFunctions, follow: Follow): Promise<{ record?: IDataObject; rateLimited: number }> {
+async function readStep(
+	context: IExecuteFunctions,
+	follow: Follow,
+): Promise<{ record?: IDataObject; rateLimited: number }> {
 	const { callId, itemIndex, settings } = follow.call;
 	if (follow.stage === 'status') {
 		const read = await readStatus(context, callId, itemIndex);
@@ -106,7 +126,10 @@ async function readStep(context: IExecuteFunctions, follow: Follow): Promise<{ r
 		return { rateLimited: read.rateLimited };
 	}
 	const read = await readRecord(context, callId, settings, itemIndex);
-	return { record: recordIsReady(read.record, settings) ? read.record : undefined, rateLimited: read.rateLimited };
+	return {
+		record: recordIsReady(read.record, settings) ? read.record : undefined,
+		rateLimited: read.rateLimited,
+	};
 }
 
 /**
@@ -116,7 +139,10 @@ async function readStep(context: IExecuteFunctions, follow: Follow): Promise<{ r
  * (twice that for a minute after a 429), so the wait never takes more than half the organization's
  * budget in any minute. Answers outcomes by item index.
  */
-export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[]): Promise<Map<number, CallOutcome>> {
+export async function awaitCalls(
+	context: IExecuteFunctions,
+	calls: AwaitedCall[],
+): Promise<Map<number, CallOutcome>> {
 	const outcomes = new Map<number, CallOutcome>();
 	let follows: Follow[] = calls.map((call) => ({
 		call,
@@ -146,18 +172,32 @@ export async function awaitCalls(context: IExecuteFunctions, calls: AwaitedCall[
 			}
 			// a call found finished has its record read in the next free slot
 			const finishedNow = stage === 'status' && follow.stage === 'record';
-			follow.nextReadAt = finishedNow ? startedAt : startedAt + pollInterval(follows.length, Date.now() < slowUntil);
+			follow.nextReadAt = finishedNow
+				? startedAt
+				: startedAt + pollInterval(follows.length, Date.now() < slowUntil);
 		}
 		follows = follows.filter((follow) => !outcomes.has(follow.call.itemIndex));
 		if (!follows.length) break;
-		const wakeAt = Math.max(nextSlotAt, Math.min(...follows.map((follow) => Math.min(follow.nextReadAt, follow.call.deadline))));
+		const wakeAt = Math.max(
+			nextSlotAt,
+			Math.min(...follows.map((follow) => Math.min(follow.nextReadAt, follow.call.deadline))),
+		);
 		await sleep(Math.max(0, wakeAt - Date.now()));
 	}
 	return outcomes;
 }
 
-function callDetails(call: AwaitedCall, status: IDataObject | undefined, extra: IDataObject = {}): IDataObject {
-	return { call_id: call.callId, call_status: status?.call_status ?? null, timed_out: true, ...extra };
+function callDetails(
+	call: AwaitedCall,
+	status: IDataObject | undefined,
+	extra: IDataObject = {},
+): IDataObject {
+	return {
+		call_id: call.callId,
+		call_status: status?.call_status ?? null,
+		timed_out: true,
+		...extra,
+	};
 }
 
 /**
@@ -179,7 +219,10 @@ async function timedOut(context: IExecuteFunctions, follow: Follow): Promise<Cal
 	const { call, lastStatus } = follow;
 	const waited = minutesText(Date.now() - call.placedAt);
 	const fail = (message: string, description: string, extra: IDataObject = {}): CallOutcome => ({
-		error: new NodeOperationError(context.getNode(), message, { itemIndex: call.itemIndex, description }),
+		error: new NodeOperationError(context.getNode(), message, {
+			itemIndex: call.itemIndex,
+			description,
+		}),
 		details: callDetails(call, lastStatus, extra),
 	});
 	if (follow.stage === 'record') {
@@ -200,7 +243,10 @@ async function timedOut(context: IExecuteFunctions, follow: Follow): Promise<Cal
 		);
 	}
 	try {
-		const { payload } = await apiRequest.call(context, 'stopCall', { params: { callId: call.callId }, itemIndex: call.itemIndex });
+		const { payload } = await apiRequest.call(context, 'stopCall', {
+			params: { callId: call.callId },
+			itemIndex: call.itemIndex,
+		});
 		const stopped = (payload as IDataObject).stopped === true;
 		return fail(
 			stopped

@@ -58,10 +58,15 @@ interface WaitNote {
 export function resumeUrlOf(context: IExecuteFunctions, itemIndex: number): string {
 	const url = context.evaluateExpression('{{ $execution.resumeUrl }}', itemIndex);
 	if (typeof url !== 'string' || !/^https?:\/\//.test(url)) {
-		throw new NodeOperationError(context.getNode(), "n8n gave no resume URL for this execution, so the calls' webhooks could not resume it", {
-			itemIndex,
-			description: 'Turn off Wait Options → Free the Worker While Waiting to wait by polling instead.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			"n8n gave no resume URL for this execution, so the calls' webhooks could not resume it",
+			{
+				itemIndex,
+				description:
+					'Turn off Wait Options → Free the Worker While Waiting to wait by polling instead.',
+			},
+		);
 	}
 	return url;
 }
@@ -86,8 +91,17 @@ export async function putExecutionToWaitForCalls(
 ): Promise<INodeExecutionData[]> {
 	const deadline = Math.max(...calls.map((call) => call.deadline));
 	const waitedFor = minutesText(deadline - Math.min(...calls.map((call) => call.placedAt)));
-	const callItem = (call: AwaitedCall, status: 'waiting' | 'timed_out', message: string): INodeExecutionData => ({
-		json: { ...call.placement, wait_status: status, message, [WAIT_KEY]: noteOf(call, deadline) } as IDataObject,
+	const callItem = (
+		call: AwaitedCall,
+		status: 'waiting' | 'timed_out',
+		message: string,
+	): INodeExecutionData => ({
+		json: {
+			...call.placement,
+			wait_status: status,
+			message,
+			[WAIT_KEY]: noteOf(call, deadline),
+		} as IDataObject,
 		pairedItem: { item: call.itemIndex },
 	});
 	const inOrder = (make: (call: AwaitedCall) => INodeExecutionData) => {
@@ -106,13 +120,19 @@ export async function putExecutionToWaitForCalls(
 	context.getExecuteData().data = { main: [atTimeout] };
 	await context.putExecutionToWait(new Date(deadline));
 	return inOrder((call) =>
-		callItem(call, 'waiting', `Waiting for call ${call.callId}; the execution resumes when it has finished, or at ${new Date(deadline).toISOString()}.`),
+		callItem(
+			call,
+			'waiting',
+			`Waiting for call ${call.callId}; the execution resumes when it has finished, or at ${new Date(deadline).toISOString()}.`,
+		),
 	);
 }
 
 function waitNoteOf(item: INodeExecutionData): WaitNote | undefined {
 	const note = item.json[WAIT_KEY] as WaitNote | undefined;
-	return note && typeof note === 'object' && typeof item.json.call_id === 'string' ? note : undefined;
+	return note && typeof note === 'object' && typeof item.json.call_id === 'string'
+		? note
+		: undefined;
 }
 
 /** The items the node left as its input before waiting (see above). */
@@ -135,13 +155,18 @@ function laterEventComes(event: unknown): boolean {
 }
 
 /** The call's record when it is finished and ready, read from the service; undefined otherwise. */
-async function readyRecord(context: IWebhookFunctions, item: INodeExecutionData): Promise<IDataObject | undefined> {
+async function readyRecord(
+	context: IWebhookFunctions,
+	item: INodeExecutionData,
+): Promise<IDataObject | undefined> {
 	const note = waitNoteOf(item)!;
 	const callId = item.json.call_id as string;
 	const { status } = await readStatus(context, callId);
 	if (status.finished !== true) return undefined;
 	const { record } = await readRecord(context, callId, { recordQuery: note.record_query });
-	return recordIsReady(record, { until: note.until, includeTranscript: note.include_transcript }) ? record : undefined;
+	return recordIsReady(record, { until: note.until, includeTranscript: note.include_transcript })
+		? record
+		: undefined;
 }
 
 /**
@@ -150,12 +175,18 @@ async function readyRecord(context: IWebhookFunctions, item: INodeExecutionData)
  * and leave the execution waiting. The call the event names is checked first, so that an early
  * event costs one status read.
  */
-export async function resumeWhenCallsFinished(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+export async function resumeWhenCallsFinished(
+	this: IWebhookFunctions,
+): Promise<IWebhookResponseData> {
 	const items = awaitedItems(this);
 	const { call_id: named, event } = this.getBodyData() as IDataObject;
 	const awaited = items.filter((item) => waitNoteOf(item) !== undefined);
-	const order = [...awaited.filter((item) => item.json.call_id === named), ...awaited.filter((item) => item.json.call_id !== named)];
-	if (!order.length || laterEventComes(event)) return { webhookResponse: { received: true, resumed: false } };
+	const order = [
+		...awaited.filter((item) => item.json.call_id === named),
+		...awaited.filter((item) => item.json.call_id !== named),
+	];
+	if (!order.length || laterEventComes(event))
+		return { webhookResponse: { received: true, resumed: false } };
 	const records = new Map<INodeExecutionData, IDataObject>();
 	try {
 		for (const item of order) {
@@ -169,6 +200,10 @@ export async function resumeWhenCallsFinished(this: IWebhookFunctions): Promise<
 	}
 	return {
 		webhookResponse: { received: true, resumed: true },
-		workflowData: [items.map((item) => (records.has(item) ? { json: records.get(item)!, pairedItem: item.pairedItem } : item))],
+		workflowData: [
+			items.map((item) =>
+				records.has(item) ? { json: records.get(item)!, pairedItem: item.pairedItem } : item,
+			),
+		],
 	};
 }

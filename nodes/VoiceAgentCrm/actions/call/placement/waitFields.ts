@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { TRANSCRIPT_CHOICES, TRANSCRIPT_LABELS, transcriptOptionsField, transcriptQuery } from '../../../shared/transcriptOptions';
+import {
+	TRANSCRIPT_CHOICES,
+	TRANSCRIPT_LABELS,
+	transcriptOptionsField,
+	transcriptQuery,
+} from '../../../shared/transcriptOptions';
 import { numberWithin, validateItem } from '../../../shared/validation';
 
 /**
@@ -19,11 +24,16 @@ export const waitForField: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: "Don't Wait", value: 'none', description: 'Return the call ID as soon as the call is placed' },
+		{
+			name: "Don't Wait",
+			value: 'none',
+			description: 'Return the call ID as soon as the call is placed',
+		},
 		{
 			name: 'Until the Call Ends',
 			value: 'ended',
-			description: 'Return the full call record as soon as the call has ended (the analysis and transcript may not be there yet)',
+			description:
+				'Return the full call record as soon as the call has ended (the analysis and transcript may not be there yet)',
 		},
 		{
 			name: 'Until Its Analysis Is Ready',
@@ -77,7 +87,10 @@ export const waitOptionsField: INodeProperties = {
 	],
 };
 
-export const waitTranscriptOptionsField: INodeProperties = { ...transcriptOptionsField(), displayOptions: WAIT_HIDDEN };
+export const waitTranscriptOptionsField: INodeProperties = {
+	...transcriptOptionsField(),
+	displayOptions: WAIT_HIDDEN,
+};
 
 export const WAIT_FIELDS = [waitForField, waitOptionsField, waitTranscriptOptionsField];
 
@@ -100,22 +113,50 @@ const WAIT_FOR = z.object({
 });
 
 const WAIT_OPTIONS = z.object({
-	maxWaitMinutes: numberWithin(0, undefined, 'must be a number of minutes, 0 or more (0 derives it from the agent)').optional(),
+	maxWaitMinutes: numberWithin(
+		0,
+		undefined,
+		'must be a number of minutes, 0 or more (0 derives it from the agent)',
+	).optional(),
 	hangUpAtTimeout: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
 });
 
-const WAIT_LABELS = { maxWaitMinutes: 'Wait Options → Max Wait (Minutes)', hangUpAtTimeout: 'Wait Options → Hang Up at Timeout' };
+const WAIT_LABELS = {
+	maxWaitMinutes: 'Wait Options → Max Wait (Minutes)',
+	hangUpAtTimeout: 'Wait Options → Hang Up at Timeout',
+};
 
 /** The wait an item asked for, checked; undefined when the node does not wait. */
-export function waitSettingsOf(context: IExecuteFunctions, itemIndex: number): WaitSettings | undefined {
+export function waitSettingsOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): WaitSettings | undefined {
 	// checked, so that an expression resolving to null or a typo never starts an open-ended wait
-	const { waitFor: until } = validateItem(context, WAIT_FOR, { waitFor: context.getNodeParameter('waitFor', itemIndex, 'none') }, itemIndex, {
-		waitFor: 'Wait for Outcome',
-	});
+	const { waitFor: until } = validateItem(
+		context,
+		WAIT_FOR,
+		{ waitFor: context.getNodeParameter('waitFor', itemIndex, 'none') },
+		itemIndex,
+		{
+			waitFor: 'Wait for Outcome',
+		},
+	);
 	if (until === 'none') return undefined;
 	const options = context.getNodeParameter('waitOptions', itemIndex, {}) as Record<string, unknown>;
-	const checked = validateItem(context, WAIT_OPTIONS, { maxWaitMinutes: options.maxWaitMinutes, hangUpAtTimeout: options.hangUpAtTimeout }, itemIndex, WAIT_LABELS);
-	const choices = validateItem(context, TRANSCRIPT_CHOICES, context.getNodeParameter('transcriptOptions', itemIndex, {}), itemIndex, TRANSCRIPT_LABELS);
+	const checked = validateItem(
+		context,
+		WAIT_OPTIONS,
+		{ maxWaitMinutes: options.maxWaitMinutes, hangUpAtTimeout: options.hangUpAtTimeout },
+		itemIndex,
+		WAIT_LABELS,
+	);
+	const choices = validateItem(
+		context,
+		TRANSCRIPT_CHOICES,
+		context.getNodeParameter('transcriptOptions', itemIndex, {}),
+		itemIndex,
+		TRANSCRIPT_LABELS,
+	);
 	return {
 		until,
 		maxWaitMs: checked.maxWaitMinutes ? checked.maxWaitMinutes * 60_000 : undefined,
@@ -126,4 +167,3 @@ export function waitSettingsOf(context: IExecuteFunctions, itemIndex: number): W
 		includeTranscript: choices.includeTranscript !== false,
 	};
 }
-
