@@ -7,7 +7,7 @@ import type {
 
 import { ENDPOINTS, endpointPath } from '../transport/endpoints';
 import { isNoAnswer, normalizeBaseUrl } from '../transport/request';
-import { shortened } from '../shared/text';
+import { shortened } from '../transport/text';
 
 /** The request the test makes: the cheapest documented read, listing voices. */
 const PROBE = 'listVoices';

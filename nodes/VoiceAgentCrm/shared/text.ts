@@ -1,4 +1,4 @@
-/** Text helpers every layer uses, so that a rule of the API is written once. */
+/** The UUID rule, written once for the nodes' checks and the editor's locators. */
 
 /** A UUID in the form the API checks, case-insensitive (the editor's locators use `UUID_PATTERN`). */
 export const UUID_REGEX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -6,8 +6,3 @@ export const UUID_REGEX = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 /** The same rule for the editor's resource locator checks, which take a pattern string. */
 export const UUID_PATTERN =
 	'^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
-
-/** Quoted text cut to `max` characters, so that an echoed 100,000-character value makes a readable message. */
-export function shortened(text: string, max = 60): string {
-	return text.length > max ? `${text.slice(0, max)}…` : text;
-}

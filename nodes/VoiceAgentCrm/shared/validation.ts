@@ -2,7 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { shortened, UUID_REGEX } from './text';
+import { shortened } from '../transport/text';
+import { UUID_REGEX } from './text';
 
 /**
  * Rules the API reference fixes, checked before any request is sent. These are the node's own

@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { shortened } from '../shared/text';
+import { shortened } from './text';
 import type { Endpoint } from './endpoints';
 
 /**

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { shortened } from '../../shared/text';
+import { shortened } from '../../transport/text';
 import { failItem } from '../../shared/validation';
 import { parameterReader, type ParameterReader } from './parameters';
 import { isObject, namesZone } from './rules';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { apiList } from '../../transport/request';
 import { contactLocator, threadLocator, wabaChannelLocator } from '../../shared/locators';
-import { shortened } from '../../shared/text';
+import { shortened } from '../../transport/text';
 import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 
 /** The channels that can send WhatsApp messages: the Channel list offers only these. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport/request';
-import { shortened } from '../../shared/text';
+import { shortened } from '../../transport/text';
 import { failItem } from '../../shared/validation';
 import { readOncePerRun } from './fields';
 
