@@ -9,7 +9,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { methods } from '../VoiceAgentCrm/methods';
-import { callFilterFields } from '../VoiceAgentCrmTrigger/callFields';
+import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
 import { itemsOfDelivery } from './callEvents';
 

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 
 import { recordHasStarted, recordIsFinished } from '../VoiceAgentCrm/shared/callVocabulary';
 import { UUID_REGEX } from '../VoiceAgentCrm/shared/text';
-import { callSettings } from '../VoiceAgentCrmTrigger/callFields';
+import { callSettings } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import {
 	callItem,
 	lateNote,
@@ -10,7 +10,7 @@ import {
 	readCall,
 	verdictOf,
 	type CallSettings,
-} from '../VoiceAgentCrmTrigger/calls';
+} from '../VoiceAgentCrm/shared/callTrigger/record';
 
 /**
  * What one webhook delivery emits. The body is never trusted: only its `call_id` is used, to read

@@ -9,12 +9,6 @@ import { apiRequest, MAX_PAGE_SIZE } from '../VoiceAgentCrm/transport/request';
  */
 export const FIRST_PAGE_SIZE = 250;
 
-/** Milliseconds of an ISO timestamp; 0 when absent or unreadable, so such a record sorts as oldest. */
-export function msOf(value: unknown): number {
-	const ms = typeof value === 'string' ? Date.parse(value) : NaN;
-	return Number.isFinite(ms) ? ms : 0;
-}
-
 export interface Scan {
 	/** Records read, newest first, each id once (its first, i.e. newest, appearance). */
 	records: IDataObject[];

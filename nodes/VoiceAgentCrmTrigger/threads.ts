@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { msOf, scanNewestFirst } from './scan';
+import { msOf } from '../VoiceAgentCrm/shared/timestamps';
+import { scanNewestFirst } from './scan';
 
 /**
  * Thread Changed: every change of a thread emitted once, with its state before and after.

@@ -6,7 +6,7 @@ import {
 	FINISHED_STATUS_VALUES,
 	recordIsFinal,
 } from '../../nodes/VoiceAgentCrm/shared/callVocabulary';
-import { verdictOf, type CallSettings } from '../../nodes/VoiceAgentCrmTrigger/calls';
+import { verdictOf, type CallSettings } from '../../nodes/VoiceAgentCrm/shared/callTrigger/record';
 
 /**
  * One rule for "is this finished call's record final", asked by Wait for Outcome and by the

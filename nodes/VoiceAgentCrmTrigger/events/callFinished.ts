@@ -1,12 +1,12 @@
-import { callFilterFields, callSettings } from '../callFields';
+import { callFilterFields, callSettings } from '../../VoiceAgentCrm/shared/callTrigger/fields';
 import {
 	callBaseline,
 	callScope,
 	newestFinishedCall,
 	pollFinishedCalls,
 	type CallCursor,
-	type CallSettings,
 } from '../calls';
+import type { CallSettings } from '../../VoiceAgentCrm/shared/callTrigger/record';
 import type { PollEvent } from './pollEvent';
 
 export const callFinished: PollEvent<CallSettings, CallCursor> = {

@@ -1,13 +1,10 @@
 import type { IDataObject, INodeProperties, IPollFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { recordingFields, recordingProperty } from '../VoiceAgentCrm/shared/recording';
-import { agentLocator } from '../VoiceAgentCrm/shared/locators';
-import {
-	TRANSCRIPT_CHOICES,
-	transcriptOptionsField,
-} from '../VoiceAgentCrm/shared/transcriptOptions';
-import type { CallSettings } from './calls';
+import { recordingFields, recordingProperty } from '../recording';
+import { agentLocator } from '../locators';
+import { TRANSCRIPT_CHOICES, transcriptOptionsField } from '../transcriptOptions';
+import type { CallSettings } from './record';
 
 /** What reads a trigger's parameters: a poll, or a webhook delivery of the instant trigger. */
 export type TriggerContext = IPollFunctions | IWebhookFunctions;
