@@ -9,9 +9,10 @@ import type {
 	IPollFunctions,
 	IWebhookFunctions,
 } from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME, normalizeBaseUrl, RETRY_LIMITS } from '../transport/request';
+import { discard, dropIfLate, startDeadline, type ByteStream, type Deadline } from './download';
 
 /**
  * A call's recording (`call_record`, a URL) as a binary property, for Call → Get and both triggers.
@@ -93,32 +94,11 @@ const RECORDING_TYPES = [
 	/^binary\/octet-stream$/,
 ];
 
-/** The body of an answer, as n8n's HTTP client gives it with `encoding: 'stream'` (a Node Readable). */
-interface ByteStream extends AsyncIterable<Buffer> {
-	map(
-		fn: (chunk: Buffer) => Buffer,
-		options: { signal: AbortSignal; concurrency?: number },
-	): ByteStream;
-	destroy(error?: Error): void;
-	resume(): void;
-	on(event: 'data' | 'error', listener: () => void): void;
-}
-
 interface OpenedRecording {
 	body: ByteStream;
 	headers: IDataObject;
 	/** The URL that answered, after redirects. */
 	url: string;
-}
-
-/**
- * Close an answer left unread. n8n's client hands the body over behind a wrapper that lets go of
- * the connection only once reading has begun, so it is read until its first chunk, then dropped.
- */
-function discard(body: ByteStream): void {
-	body.on('error', () => undefined);
-	body.on('data', () => body.destroy());
-	body.resume();
 }
 
 /** Why a download was stopped, worded for the item: "Downloading … failed: <reason>". */
@@ -153,42 +133,6 @@ function megabytes(bytes: number): string {
 }
 
 /**
- * A clock for one download: `race` rejects once the deadline passes, and `signal` aborts then, so
- * that the request and the body being read stop. The timer is n8n-workflow's `sleep`, cancelled by
- * `end`, so no timer outlives the download.
- */
-function startDeadline(ms: number) {
-	const timer = new AbortController();
-	const expiry = new AbortController();
-	void sleep(ms, timer.signal).then(
-		() => expiry.abort(),
-		() => undefined,
-	);
-	const error = () =>
-		new DownloadRefused(
-			`the download did not finish within ${ms / 60_000} minutes, the time a recording download may take in all, so it was stopped`,
-		);
-	return {
-		signal: expiry.signal,
-		expired: () => expiry.signal.aborted,
-		error,
-		async race<T>(work: Promise<T>): Promise<T> {
-			if (expiry.signal.aborted) throw error();
-			return await new Promise<T>((resolve, reject) => {
-				const onExpiry = () => reject(error());
-				expiry.signal.addEventListener('abort', onExpiry, { once: true });
-				work
-					.then(resolve, reject)
-					.finally(() => expiry.signal.removeEventListener('abort', onExpiry));
-			});
-		},
-		end: () => timer.abort(),
-	};
-}
-
-type Deadline = ReturnType<typeof startDeadline>;
-
-/**
  * GET the recording, following redirects one hop at a time so that the key goes only to the
  * service's origin; the answer's body is not read yet.
  */
@@ -218,11 +162,7 @@ async function openRecording(
 				? context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, request)
 				: context.helpers.httpRequest(request)
 		) as Promise<IN8nHttpFullResponse>;
-		// an answer that comes after the deadline is dropped unread
-		sent.then(
-			(late) => deadline.expired() && discard(late.body as ByteStream),
-			() => undefined,
-		);
+		dropIfLate(sent, deadline);
 		const response = await deadline.race(sent);
 		const body = response.body as ByteStream;
 		const headers = (response.headers ?? {}) as IDataObject;
@@ -298,7 +238,13 @@ async function downloadRecording(
 	callId: string,
 	maxBytes: number,
 ): Promise<IBinaryData> {
-	const deadline = startDeadline(RECORDING_DEADLINE_MS);
+	const deadline = startDeadline(
+		RECORDING_DEADLINE_MS,
+		() =>
+			new DownloadRefused(
+				`the download did not finish within ${RECORDING_DEADLINE_MS / 60_000} minutes, the time a recording download may take in all, so it was stopped`,
+			),
+	);
 	let body: ByteStream | undefined;
 	// the reason the body was refused, whatever error n8n's binary data store then reports
 	let refusal: DownloadRefused | undefined;
