@@ -33,7 +33,7 @@ const PROBE_ENDPOINT: Endpoint = {
 };
 
 /** The time the whole test may take, redirects and the answer's body included. */
-export const CREDENTIAL_TEST_DEADLINE_MS = 15_000;
+const CREDENTIAL_TEST_DEADLINE_MS = 15_000;
 
 /** A list of voices is a few kilobytes; an answer past this is not the API's. */
 const MAX_ANSWER_BYTES = 5_000_000;

@@ -79,7 +79,7 @@ const MAX_REDIRECTS = 5;
  * The time one download may take in all, redirects and body included: a server that sends a byte
  * now and then holds a run no longer than this (the request timeout only measures silence).
  */
-export const RECORDING_DEADLINE_MS = 10 * 60_000;
+const RECORDING_DEADLINE_MS = 10 * 60_000;
 
 const BYTES_PER_MB = 1_000_000;
 
