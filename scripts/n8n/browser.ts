@@ -227,7 +227,7 @@ export async function runBrowserTest(
 					what: 'a wrong key',
 					apiKey: 'vak_wrong_key_typed_in_the_browser',
 					baseUrl: sim.baseUrl,
-					says: 'The API key was refused (401)',
+					says: 'The API key was refused',
 				},
 				{
 					what: 'a web page at the Base URL',

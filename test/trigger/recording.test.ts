@@ -1,3 +1,4 @@
+import { sendBytes, startFileHost } from '../../harness/fileHost';
 import { pollingTrigger } from '../../harness/poll';
 import { insertCall, startSimulator, type Simulator } from '../../simulator';
 
@@ -56,5 +57,41 @@ describe('Voice Agent CRM Trigger: recordings as files', () => {
 		expect(items.map((item) => item.json.id)).toEqual([call.id]);
 		expect(items[0].json.recording_note).toMatch(/answered HTTP 503/);
 		expect(await trigger.poll()).toBeNull();
+	});
+
+	it('emits the call with a recording_note saying why, when the recording is a web page or past Max Recording Size', async () => {
+		const host = await startFileHost();
+		try {
+			host.handle = (path, res) => {
+				if (path === '/page.wav') {
+					res.writeHead(200, { 'content-type': 'text/html' });
+					res.end('<html><body>Link expired</body></html>');
+				} else void sendBytes(res, 3_000_000);
+			};
+			const trigger = pollingTrigger({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: { event: 'callFinished', downloadRecording: true, recordingMaxSizeMb: 2 },
+				clock: () => sim.clock.now(),
+			});
+			await trigger.poll();
+			await sim.clock.advance(MINUTE);
+			const page = insertCall(sim, { created_at: sim.clock.iso(), phase: 'ended' });
+			page.call_record = `${host.url}/page.wav`;
+			const large = insertCall(sim, { created_at: sim.clock.iso(), phase: 'ended' });
+			large.call_record = `${host.url}/large.wav`;
+			const [items] = (await trigger.poll())!;
+			const byId = new Map(items.map((item) => [item.json.id, item]));
+			expect(byId.get(page.id)!.binary).toBeUndefined();
+			expect(byId.get(page.id)!.json.recording_note).toMatch(
+				/answered a web page \(text\/html\), not audio/,
+			);
+			expect(byId.get(large.id)!.binary).toBeUndefined();
+			expect(byId.get(large.id)!.json.recording_note).toMatch(
+				/the recording is 3 MB, more than the Max Recording Size of 2 MB/,
+			);
+			expect(host.requests.every((r) => r.headers['x-api-key'] === undefined)).toBe(true);
+		} finally {
+			await host.stop();
+		}
 	});
 });

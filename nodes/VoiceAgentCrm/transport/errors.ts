@@ -147,7 +147,8 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 	}
 }
 
-function generalHeadline(endpoint: Endpoint, failure: Failure): string {
+/** The headline of a failure that says nothing happened (the credential test's too). */
+export function generalHeadline(endpoint: Endpoint, failure: Failure): string {
 	switch (failure.kind) {
 		case 'noAnswer':
 			return `The service did not answer: ${failure.reason}. Check the Base URL in the credential and that the service is reachable.`;

@@ -202,16 +202,12 @@ function numberOr(value: unknown): number | undefined {
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
 }
 
-/** Why a request got no answer, in words (the credential test says it too). */
-export function isNoAnswer(error: unknown): string {
-	return noAnswerOf(error).reason;
-}
-
 /**
  * What became of a request that got no complete answer. A connection dropped after the status
- * line (a body cut mid-way) is a dropped connection too: the service had already acted.
+ * line (a body cut mid-way) is a dropped connection too: the service had already acted. The
+ * credential test words its failures with it too.
  */
-function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' }> {
+export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' }> {
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
 	const message = e?.message ?? '';
@@ -233,7 +229,7 @@ function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' }> {
 }
 
 /** Whether the answer is a web page (a gateway's or a website's), not the API's JSON. */
-function isWebPage(response: IN8nHttpFullResponse, parsed: unknown): boolean {
+export function isWebPage(response: IN8nHttpFullResponse, parsed: unknown): boolean {
 	const type = String((response.headers as IDataObject | undefined)?.['content-type'] ?? '');
 	return /html/i.test(type) || (typeof parsed === 'string' && /^\s*</.test(parsed));
 }
