@@ -12,7 +12,9 @@ export const getMany: Operation = {
 		action: 'Get many agents',
 		description: 'List the voice AI agents of the organization',
 	},
+	kind: 'list',
 	endpoint: 'listAgents',
+	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		return (await apiList.call(this, 'listAgents', {

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
 export const cancel: Operation = {
@@ -13,7 +13,9 @@ export const cancel: Operation = {
 		action: 'Cancel a scheduled call',
 		description: 'Cancel a scheduled call so that it is never placed',
 	},
+	kind: 'write',
 	endpoint: 'cancelCall',
+	example: { callId: sample('call') },
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

@@ -63,7 +63,9 @@ export const getMany: Operation = {
 		description:
 			'List calls, newest first, optionally only those of an agent or with a record status',
 	},
+	kind: 'list',
 	endpoint: 'listCalls',
+	example: { returnAll: false, limit: 5 },
 	fields: [...returnAllFields, callFilters],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
 /** The reason the service gives a call hung up through the stop endpoint (API reference, call states). */
@@ -16,7 +16,9 @@ export const stop: Operation = {
 		action: 'Stop a call',
 		description: 'Hang up a call that is ringing or in progress, by its call ID',
 	},
+	kind: 'write',
 	endpoint: 'stopCall',
+	example: { callId: sample('call') },
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

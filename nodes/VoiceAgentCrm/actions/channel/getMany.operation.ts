@@ -45,7 +45,9 @@ export const getMany: Operation = {
 		action: 'Get many channels',
 		description: 'List the messaging channels of the organization (WhatsApp Business and others)',
 	},
+	kind: 'list',
 	endpoint: 'listChannels',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		{

@@ -20,7 +20,9 @@ export const getManyContacts: Operation = {
 		description:
 			'List contacts, optionally only those whose name, email or phone number contains a text',
 	},
+	kind: 'list',
 	endpoint: 'listContacts',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField(

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { NON_EMPTY, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -15,7 +15,9 @@ export const get: Operation = {
 		action: 'Get a message',
 		description: 'Get one message of a conversation by its ID',
 	},
+	kind: 'read',
 	endpoint: 'getMessage',
+	example: { messageId: sample('message') },
 	fields: [
 		{
 			displayName: 'Message ID',

@@ -12,7 +12,9 @@ export const getAll: Operation = {
 		action: 'Get many phone numbers',
 		description: 'List the phone numbers calls can be placed from, one item per number',
 	},
+	kind: 'list',
 	endpoint: 'listPhoneNumbers',
+	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		const { limit } = listOptionsOf(this, itemIndex);

@@ -12,7 +12,9 @@ export const getManyTags: Operation = {
 		action: 'Get many tags',
 		description: 'List the tags of the organization',
 	},
+	kind: 'list',
 	endpoint: 'listTags',
+	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		const { limit } = listOptionsOf(this, itemIndex);

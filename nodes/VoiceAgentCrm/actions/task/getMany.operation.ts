@@ -17,7 +17,9 @@ export const getManyTasks: Operation = {
 		action: 'Get many tasks',
 		description: 'List tasks, newest first, optionally only those with a status',
 	},
+	kind: 'list',
 	endpoint: 'listTasks',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField([

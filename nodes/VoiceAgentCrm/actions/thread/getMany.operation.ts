@@ -22,7 +22,9 @@ export const getMany: Operation = {
 		action: 'Get many threads',
 		description: 'List conversation threads, most recently updated first',
 	},
+	kind: 'list',
 	endpoint: 'listThreads',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField([

@@ -4,7 +4,7 @@ import { listOptionsOf, returnAllFields } from '../../shared/fields';
 import { idParameter } from '../../shared/ids';
 import { channelLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { NON_EMPTY } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -15,7 +15,9 @@ export const getTemplates: Operation = {
 		action: 'Get message templates of a channel',
 		description: 'List the message templates of a WhatsApp Business channel, one item per template',
 	},
+	kind: 'read',
 	endpoint: 'listTemplates',
+	example: { channelId: sampleById('channel'), returnAll: false, limit: 5 },
 	fields: [
 		{
 			...channelLocator(),
