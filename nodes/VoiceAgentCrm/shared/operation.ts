@@ -72,7 +72,7 @@ export interface ResourceEntry {
 }
 
 export interface Resource extends ResourceEntry {
-	/** In the order of their names, as n8n's lists are. */
+	/** In the order of their names, case aside, as n8n's lists are. */
 	operations: Operation[];
 }
 
@@ -87,7 +87,7 @@ export function resourceOf({ resource, ...operations }: ResourceModule): Resourc
 	return {
 		...resource,
 		operations: (Object.values(operations) as Operation[]).sort((a, b) =>
-			a.option.name < b.option.name ? -1 : 1,
+			a.option.name.toLowerCase() < b.option.name.toLowerCase() ? -1 : 1,
 		),
 	};
 }
