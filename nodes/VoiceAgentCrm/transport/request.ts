@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from './credential';
 import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
 import {
 	apiMessageOf,
@@ -35,7 +36,7 @@ export type ApiContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-export const CREDENTIAL_NAME = 'voiceAgentCrmApi';
+export { CREDENTIAL_NAME };
 
 /**
  * Bounds of the repeat policy: a run never hangs on a budget that does not come back.
