@@ -7,7 +7,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { RECORD_STATUS_OPTIONS, RECORD_STATUSES } from '../../shared/callVocabulary';
 import { UUID, validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 const callFilters = filtersField([
 	{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },

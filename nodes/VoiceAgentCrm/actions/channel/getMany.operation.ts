@@ -5,7 +5,7 @@ import { filtersField, listOptionsOf, returnAllFields } from '../../shared/field
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
 	sort: z.enum(['asc', 'desc'], {

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 /** Filter parameter → the API's query parameter; each is a partial, case-insensitive match. */
 const FILTER_QUERY = {

@@ -6,7 +6,7 @@ import { channelLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
 	status: z

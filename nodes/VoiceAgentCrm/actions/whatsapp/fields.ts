@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 import { contactLocator, threadLocator, wabaChannelLocator } from '../../shared/locators';
 import { shortened } from '../../transport/text';
 import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
