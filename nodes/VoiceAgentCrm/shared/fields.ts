@@ -30,7 +30,6 @@ const LIMIT = z.object({
 		.min(1, 'must be a whole number of 1 or more'),
 });
 
-/** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
 /** The Filters collection of a list operation; `description` where the filters need explaining. */
 export function filtersField(options: INodeProperties[], description?: string): INodeProperties {
 	return {
@@ -44,6 +43,7 @@ export function filtersField(options: INodeProperties[], description?: string): 
 	};
 }
 
+/** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
 export function listOptionsOf(
 	context: IExecuteFunctions,
 	itemIndex: number,
