@@ -5,7 +5,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const create: Operation = {
+export const createAgent: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',

@@ -6,7 +6,7 @@ import { perItem, sampleById } from '../../shared/operation';
 import { idParameter } from '../../shared/ids';
 import { apiRequest } from '../../transport/request';
 
-export const get: Operation = {
+export const getAgent: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',

@@ -5,7 +5,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiList } from '../../transport/paging';
 
-export const getMany: Operation = {
+export const getManyAgents: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',

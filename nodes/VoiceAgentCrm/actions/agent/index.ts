@@ -10,8 +10,8 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { create } from './create.operation';
-export { get } from './get.operation';
-export { getMany } from './getMany.operation';
+export { createAgent } from './create.operation';
+export { getAgent } from './get.operation';
+export { getManyAgents } from './getMany.operation';
 export { listVoices } from './listVoices.operation';
-export { update } from './update.operation';
+export { updateAgent } from './update.operation';

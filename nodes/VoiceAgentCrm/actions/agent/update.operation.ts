@@ -7,7 +7,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem, sampleById } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const update: Operation = {
+export const updateAgent: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',

@@ -6,7 +6,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const cancel: Operation = {
+export const cancelCall: Operation = {
 	option: {
 		name: 'Cancel Scheduled Call',
 		value: 'cancel',

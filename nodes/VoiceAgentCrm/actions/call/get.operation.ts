@@ -14,7 +14,7 @@ import {
 import { validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
-export const get: Operation = {
+export const getCall: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',

@@ -31,7 +31,7 @@ const FILTERS = z.object({
 		.optional(),
 });
 
-export const getMany: Operation = {
+export const getManyCalls: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',

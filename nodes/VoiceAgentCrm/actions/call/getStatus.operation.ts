@@ -6,7 +6,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const getStatus: Operation = {
+export const getCallStatus: Operation = {
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',

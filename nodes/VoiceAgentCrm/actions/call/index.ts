@@ -10,10 +10,10 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { cancel } from './cancel.operation';
-export { get } from './get.operation';
-export { getMany } from './getMany.operation';
-export { getStatus } from './getStatus.operation';
+export { cancelCall } from './cancel.operation';
+export { getCall } from './get.operation';
+export { getManyCalls } from './getMany.operation';
+export { getCallStatus } from './getStatus.operation';
 export { placeContactCall } from './placeContactCall.operation';
 export { placePhoneCall } from './placePhoneCall.operation';
-export { stop } from './stop.operation';
+export { stopCall } from './stop.operation';

@@ -9,7 +9,7 @@ import { apiRequest } from '../../transport/request';
 /** The reason the service gives a call hung up through the stop endpoint (API reference, call states). */
 const STOPPED_BY_API = 'user_hangup';
 
-export const stop: Operation = {
+export const stopCall: Operation = {
 	option: {
 		name: 'Stop',
 		value: 'stop',

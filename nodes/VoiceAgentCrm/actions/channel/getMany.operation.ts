@@ -38,7 +38,7 @@ interface ChannelFilters {
 	type?: string;
 }
 
-export const getMany: Operation = {
+export const getManyChannels: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',

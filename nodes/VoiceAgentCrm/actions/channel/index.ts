@@ -10,4 +10,4 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { getMany } from './getMany.operation';
+export { getManyChannels } from './getMany.operation';

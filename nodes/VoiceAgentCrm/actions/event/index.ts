@@ -11,4 +11,4 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { send } from './send.operation';
+export { sendEvents } from './send.operation';

@@ -23,7 +23,7 @@ interface Batch {
 
 type OutputMode = 'events' | 'eventsAndSummary' | 'summary';
 
-export const send: Operation = {
+export const sendEvents: Operation = {
 	option: {
 		name: 'Send',
 		value: 'send',

@@ -8,7 +8,7 @@ import { apiRequest } from '../../transport/request';
 
 const messageSchema = z.object({ messageId: NON_EMPTY });
 
-export const get: Operation = {
+export const getMessage: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',

@@ -6,4 +6,4 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { get } from './get.operation';
+export { getMessage } from './get.operation';

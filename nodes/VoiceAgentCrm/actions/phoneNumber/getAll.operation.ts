@@ -3,7 +3,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiList } from '../../transport/paging';
 
-export const getAll: Operation = {
+export const getManyPhoneNumbers: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',

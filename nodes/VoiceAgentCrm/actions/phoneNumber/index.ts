@@ -10,4 +10,4 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { getAll } from './getAll.operation';
+export { getManyPhoneNumbers } from './getAll.operation';

@@ -15,7 +15,7 @@ const filtersSchema = z.object({
 	channel_id: z.string().trim().optional(),
 });
 
-export const getMany: Operation = {
+export const getManyThreads: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',

@@ -10,5 +10,5 @@ export const resource: ResourceEntry = {
 };
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
-export { getMany } from './getMany.operation';
-export { update } from './update.operation';
+export { getManyThreads } from './getMany.operation';
+export { updateThread } from './update.operation';

@@ -32,7 +32,7 @@ const LABELS = {
 	assigneeType: 'Assignee Type',
 };
 
-export const update: Operation = {
+export const updateThread: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
