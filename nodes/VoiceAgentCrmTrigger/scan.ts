@@ -50,3 +50,13 @@ export async function scanNewestFirst(
 	}
 	return { records: [...byId.values()], pages };
 }
+
+/** The newest `maxRecords` of a list (a trigger's baseline, or its test event), whatever their time. */
+export async function scanNewest(
+	context: IPollFunctions,
+	endpoint: EndpointName,
+	query: IDataObject,
+	maxRecords: number,
+): Promise<Scan> {
+	return await scanNewestFirst(context, endpoint, query, () => Infinity, Infinity, maxRecords);
+}

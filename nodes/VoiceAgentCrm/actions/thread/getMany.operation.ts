@@ -29,7 +29,7 @@ export const getManyThreads: Operation = {
 		...returnAllFields,
 		filtersField([
 			{
-				...channelLocator('channelId', 'Channel', false),
+				...channelLocator(false),
 				description:
 					'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
 			},

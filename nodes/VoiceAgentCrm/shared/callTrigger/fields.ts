@@ -14,7 +14,7 @@ export type TriggerContext = IPollFunctions | IWebhookFunctions;
 export function callFilterFields(analysisOption: { description: string }): INodeProperties[] {
 	return [
 		{
-			...agentLocator('agentId', 'Agent', false),
+			...agentLocator(false),
 			description: 'Only calls of this voice agent. Leave empty for calls of every agent.',
 		},
 		{
