@@ -11,7 +11,7 @@ import {
 	type CallSettings,
 } from '../VoiceAgentCrm/shared/callTrigger/record';
 import { msOf } from '../VoiceAgentCrm/shared/timestamps';
-import { scanNewestFirst } from './scan';
+import { scanNewest, scanNewestFirst } from './scan';
 
 /**
  * Call Finished: every call emitted once, when it reaches a finished status.
@@ -192,14 +192,7 @@ export async function newestFinishedCall(
 	context: IPollFunctions,
 	settings: CallSettings,
 ): Promise<INodeExecutionData | undefined> {
-	const { records } = await scanNewestFirst(
-		context,
-		'listCalls',
-		listQuery(settings),
-		() => Infinity,
-		Infinity,
-		MANUAL_RECORDS,
-	);
+	const { records } = await scanNewest(context, 'listCalls', listQuery(settings), MANUAL_RECORDS);
 	const call = records.find((c) => recordIsFinished(c) && matchesFilters(c, settings));
 	if (!call) return undefined;
 	const [item] = await emitted(context, [{ call, fromList: true }], settings);

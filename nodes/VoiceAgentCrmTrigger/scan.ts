@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { EndpointName } from '../VoiceAgentCrm/transport/endpoints';
-import { apiRequest, MAX_PAGE_SIZE } from '../VoiceAgentCrm/transport/request';
+import { MAX_PAGE_SIZE, readPage, type Page } from '../VoiceAgentCrm/transport/paging';
 
 /**
  * First page of a poll: big enough that a quiet minute (and 100 new records) fits in one request,
@@ -33,24 +33,30 @@ export async function scanNewestFirst(
 	maxRecords = Infinity,
 ): Promise<Scan> {
 	const byId = new Map<string, IDataObject>();
-	let offset = 0;
 	let pages = 0;
-	let pageSize = FIRST_PAGE_SIZE;
-	for (;;) {
-		const { payload, total } = await apiRequest.call(context, endpoint, {
-			query: { ...query, limit: pageSize, offset },
-		});
+	let next: number | undefined = 0;
+	let size = FIRST_PAGE_SIZE;
+	while (next !== undefined) {
+		const page: Page = await readPage.call(context, endpoint, { query, offset: next, size });
 		pages++;
-		const page = (Array.isArray(payload) ? payload : []) as IDataObject[];
-		for (const record of page) {
+		for (const record of page.records) {
 			const id = String(record.id);
 			if (!byId.has(id)) byId.set(id, record);
 		}
-		offset += page.length;
-		const last = page[page.length - 1];
-		const listEnded = page.length < pageSize || (total !== undefined && offset >= total);
-		if (listEnded || timeOf(last) < floor || byId.size >= maxRecords) break;
-		pageSize = MAX_PAGE_SIZE;
+		const last = page.records[page.records.length - 1];
+		if (!last || timeOf(last) < floor || byId.size >= maxRecords) break;
+		next = page.next;
+		size = MAX_PAGE_SIZE;
 	}
 	return { records: [...byId.values()], pages };
+}
+
+/** The newest `maxRecords` of a list (a trigger's baseline, or its test event), whatever their time. */
+export async function scanNewest(
+	context: IPollFunctions,
+	endpoint: EndpointName,
+	query: IDataObject,
+	maxRecords: number,
+): Promise<Scan> {
+	return await scanNewestFirst(context, endpoint, query, () => Infinity, Infinity, maxRecords);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { msOf } from '../VoiceAgentCrm/shared/timestamps';
-import { scanNewestFirst } from './scan';
+import { scanNewest, scanNewestFirst } from './scan';
 
 /**
  * Thread Changed: every change of a thread emitted once, with its state before and after.
@@ -72,14 +72,7 @@ export async function threadBaseline(
 	context: IPollFunctions,
 	settings: ThreadSettings,
 ): Promise<ThreadCursor> {
-	const { records } = await scanNewestFirst(
-		context,
-		'listThreads',
-		listQuery(settings),
-		() => Infinity,
-		Infinity,
-		MAX_KNOWN,
-	);
+	const { records } = await scanNewest(context, 'listThreads', listQuery(settings), MAX_KNOWN);
 	const cursor: ThreadCursor = { scope: threadScope(settings), high: 0, known: {} };
 	for (const thread of records) {
 		cursor.known[String(thread.id)] = known(thread);
@@ -178,14 +171,7 @@ export async function newestThread(
 	context: IPollFunctions,
 	settings: ThreadSettings,
 ): Promise<IDataObject | undefined> {
-	const { records } = await scanNewestFirst(
-		context,
-		'listThreads',
-		listQuery(settings),
-		() => Infinity,
-		Infinity,
-		1_250,
-	);
+	const { records } = await scanNewest(context, 'listThreads', listQuery(settings), 1_250);
 	const thread = records.find(
 		(t) => !settings.statuses.length || settings.statuses.includes(String(t.status)),
 	);

@@ -4,7 +4,11 @@ import { runNode } from '../../harness/engine';
 import { startSimulator, type Simulator } from '../../simulator';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
-import { ENDPOINTS } from '../../nodes/VoiceAgentCrm/transport/endpoints';
+import {
+	descriptionsTooLong,
+	kindsBelyingTheirRequest,
+	listsBreakingTheirRule,
+} from './operationRules';
 
 /** What a user meets first in the editor: the operation list, its words, and the canvas subtitle. */
 
@@ -17,37 +21,20 @@ const OPERATIONS = RESOURCES.flatMap((resource) =>
 );
 
 describe('The operation list', () => {
-	it('has one-sentence operation descriptions of at most 120 characters, and every list operation has the value getAll, shown "Get Many"', () => {
-		// one sentence: no full stop followed by a new sentence ("e.g. +1…" is not one)
-		const tooLong = OPERATIONS.filter(
-			({ operation }) =>
-				(operation.option.description ?? '').length > 120 ||
-				/[.!?]\s+[A-Z]/.test(operation.option.description ?? ''),
+	it('has one-sentence operation descriptions of at most 120 characters', () => {
+		expect(descriptionsTooLong(RESOURCES)).toEqual([]);
+	});
+
+	it('gives every list of a resource\'s own collection (kind list) the value getAll, shown "Get Many", with Return All, and nothing else that value', () => {
+		expect(listsBreakingTheirRule(RESOURCES)).toEqual([]);
+		// not kept by having no lists at all
+		expect(OPERATIONS.filter(({ operation }) => operation.kind === 'list').length).toBeGreaterThan(
+			1,
 		);
-		expect(tooLong.map(({ key }) => key)).toEqual([]);
-		// a list operation reads the resource's own collection: a GET without path parameter (List Voices lists voices, not agents; Get Templates lists a channel's templates, by its channel)
-		const lists = OPERATIONS.filter(
-			({ operation }) =>
-				ENDPOINTS[operation.endpoint].method === 'GET' &&
-				!ENDPOINTS[operation.endpoint].path.includes('{') &&
-				!['listVoices', 'listTemplates'].includes(operation.endpoint),
-		);
-		expect(
-			lists.map(({ operation }) => `${operation.option.value} "${operation.option.name}"`),
-		).toEqual(lists.map(() => 'getAll "Get Many"'));
-		expect(lists.map(({ resource }) => resource.option.value)).toEqual([
-			'call',
-			'agent',
-			'phoneNumber',
-			'contact',
-			'tag',
-			'task',
-			'channel',
-			'thread',
-		]);
-		expect(OPERATIONS.filter(({ operation }) => operation.option.value === 'getAll')).toHaveLength(
-			lists.length,
-		);
+	});
+
+	it('declares for each operation a kind that agrees with its request: reads and lists GET, writes and sends not', () => {
+		expect(kindsBelyingTheirRequest(RESOURCES)).toEqual([]);
 	});
 
 	it('defaults each resource to its operation that creates and can run first, or else to reading', () => {

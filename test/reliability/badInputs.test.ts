@@ -4,10 +4,9 @@ import { runNode } from '../../harness/engine';
 import { startSimulator, type Simulator } from '../../simulator';
 import { insertCall } from '../../simulator';
 import { MAIN_ORG_IDS } from '../../simulator';
-import { generateBadInputs, type BadInputCase } from './badInputs';
+import { generateBadInputs, type BadInputCase, type Samples } from './badInputs';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 /** Stands for a phone number no contact has yet; each run gets its own, so that a valid creation is not a duplicate (409). */
 const NEW_PHONE = 'new phone number';
 let phonesGiven = 0;
@@ -16,186 +15,6 @@ const withNewPhone = (parameters: INodeParameters): INodeParameters =>
 		? { ...parameters, phoneNumber: `+3465${String(++phonesGiven).padStart(7, '0')}` }
 		: parameters;
 const { agents, contacts, channels, phoneNumbers } = MAIN_ORG_IDS;
-
-/** Parameters each operation runs with successfully; one bad field at a time is put on top. */
-function validBases(ids: {
-	call: string;
-	tag: string;
-	task: string;
-	thread: string;
-	message: string;
-}): Record<string, INodeParameters> {
-	const call = (operation: string, extra: INodeParameters = {}) => ({
-		resource: 'call',
-		operation,
-		...extra,
-	});
-	const to = { channelId: byId(channels.whatsappSales), contactId: byId(contacts.mariaGarcia) };
-	return {
-		'call.cancel': call('cancel', { callId: ids.call }),
-		'call.get': call('get', { callId: ids.call }),
-		'call.getAll': call('getAll', { returnAll: false, limit: 5 }),
-		'call.getStatus': call('getStatus', { callId: ids.call }),
-		'call.placePhoneCall': call('placePhoneCall', {
-			agentId: byId(agents.salesFollowUp),
-			fromNumber: byId('+14155550100'),
-			toNumber: '+14155550199',
-			fullName: 'Jane Doe',
-		}),
-		'call.placeContactCall': call('placeContactCall', {
-			agentId: byId(agents.salesFollowUp),
-			contactId: byId(contacts.johnSmith),
-			fromNumberId: byId(phoneNumbers.mainLineUs),
-		}),
-		'call.stop': call('stop', { callId: ids.call }),
-		'agent.create': {
-			resource: 'agent',
-			operation: 'create',
-			name: 'Generated',
-			voice_id: 'voice-en-ava',
-			timezone: 'America/New_York',
-		},
-		'agent.get': { resource: 'agent', operation: 'get', agentId: byId(agents.salesFollowUp) },
-		'agent.getAll': { resource: 'agent', operation: 'getAll', returnAll: false, limit: 5 },
-		'agent.listVoices': { resource: 'agent', operation: 'listVoices' },
-		'agent.update': {
-			resource: 'agent',
-			operation: 'update',
-			agentId: byId(agents.appointmentReminder),
-			updateFields: { name: 'Renamed' },
-		},
-		'phoneNumber.getAll': {
-			resource: 'phoneNumber',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-		},
-		'comment.create': {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(contacts.mariaGarcia),
-			content: 'Called back',
-			createdByType: 'USER',
-			createdBy: 'owner@example.test',
-		},
-		'contact.create': {
-			resource: 'contact',
-			operation: 'create',
-			phoneNumber: NEW_PHONE,
-			additionalFields: {},
-		},
-		'contact.delete': {
-			resource: 'contact',
-			operation: 'delete',
-			contactId: byId(contacts.lucasPereira),
-		},
-		'contact.getComments': {
-			resource: 'contact',
-			operation: 'getComments',
-			contactId: byId(contacts.mariaGarcia),
-		},
-		'contact.getAll': {
-			resource: 'contact',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-			filters: {},
-		},
-		'contact.getTags': {
-			resource: 'contact',
-			operation: 'getTags',
-			contactId: byId(contacts.mariaGarcia),
-		},
-		'contact.update': {
-			resource: 'contact',
-			operation: 'update',
-			contactId: byId(contacts.johnSmith),
-			updateFields: { description: 'Updated' },
-		},
-		'tag.create': { resource: 'tag', operation: 'create', name: 'generated', color: '#336699' },
-		'tag.delete': { resource: 'tag', operation: 'delete', tagId: byId(ids.tag) },
-		'tag.getAll': { resource: 'tag', operation: 'getAll', returnAll: false, limit: 5 },
-		'task.create': {
-			resource: 'task',
-			operation: 'create',
-			brief: 'Call back',
-			additionalFields: {},
-		},
-		'task.get': { resource: 'task', operation: 'get', taskId: byId(ids.task) },
-		'task.getAll': {
-			resource: 'task',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-			filters: {},
-		},
-		'event.send': {
-			resource: 'event',
-			operation: 'send',
-			eventInput: 'fields',
-			eventName: 'Generated Check',
-			contactEmail: 'generated@example.com',
-			paramsInput: 'json',
-			additionalFields: {},
-			options: {},
-		},
-		'channel.getAll': {
-			resource: 'channel',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-			filters: {},
-		},
-		'thread.getAll': {
-			resource: 'thread',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 5,
-			filters: {},
-		},
-		'thread.update': {
-			resource: 'thread',
-			operation: 'update',
-			threadId: byId(ids.thread),
-			status: 'closed',
-			assignment: 'unchanged',
-		},
-		'message.get': { resource: 'message', operation: 'get', messageId: ids.message },
-		'whatsapp.getTemplates': {
-			resource: 'whatsapp',
-			operation: 'getTemplates',
-			channelId: to.channelId,
-			returnAll: false,
-			limit: 5,
-		},
-		'whatsapp.sendMedia': {
-			resource: 'whatsapp',
-			operation: 'sendMedia',
-			...to,
-			mediaType: 'image',
-			mediaSource: 'url',
-			mediaUrl: 'https://cdn.example.com/a.jpg',
-			options: {},
-		},
-		'whatsapp.sendMessage': {
-			resource: 'whatsapp',
-			operation: 'sendMessage',
-			...to,
-			content: 'Hello',
-			options: {},
-		},
-		'whatsapp.sendTemplate': {
-			resource: 'whatsapp',
-			operation: 'sendTemplate',
-			...to,
-			templateName: 'welcome_offer',
-			languageCode: 'en_US',
-			componentsInput: 'json',
-			componentsJson: '[]',
-			options: {},
-		},
-	};
-}
 
 /** What a run ends as: refused by the node before sending, answered by the API with an error, or done. */
 type Verdict = 'refusedByN8n' | 'refusedBeforeSending' | 'apiError' | 'accepted';
@@ -246,14 +65,23 @@ describe('Generated bad input for every parameter of every operation', () => {
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: { resource: 'task', operation: 'create', brief: 'Seed task' },
 		});
-		const ids = {
+		const samples: Samples = {
+			agent: agents.salesFollowUp,
 			call: insertCall(sim).id,
+			channel: channels.whatsappSales,
+			contact: contacts.mariaGarcia,
+			memberEmail: 'owner@example.test',
+			message: message.id,
+			newPhoneNumber: NEW_PHONE,
+			phoneNumber: '+14155550100',
+			phoneNumberId: phoneNumbers.mainLineUs,
 			tag: tag.id,
 			task: String(task.items[0].json.id),
+			template: 'welcome_offer',
 			thread: thread.id,
-			message: message.id,
+			voice: 'voice-en-ava',
 		};
-		cases = generateBadInputs(validBases(ids));
+		cases = generateBadInputs(RESOURCES, samples);
 	});
 	afterAll(async () => {
 		console.info(`Generated bad inputs: ${JSON.stringify(tally)}`);
@@ -330,7 +158,7 @@ describe('Generated bad input for every parameter of every operation', () => {
 		if (error) return `${name}: the run stopped although Continue On Fail is on: ${error.message}`;
 		const failure = items.find((item) => item.json.error !== undefined);
 		// those reads are checks only for the sends; for a list operation (Get Templates) the read is its request
-		const checksBeforeSending = /\.send/.test(badCase.operation);
+		const checksBeforeSending = badCase.operationKind === 'send';
 		const sent = sim.requests
 			.slice(before)
 			.filter((r) => !checksBeforeSending || !READS_BEFORE_SENDING.test(`${r.method} ${r.path}`));

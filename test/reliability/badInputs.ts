@@ -5,7 +5,7 @@ import type {
 	INodePropertyCollection,
 } from 'n8n-workflow';
 
-import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
+import type { OperationKind, Resource, Sample } from '../../nodes/VoiceAgentCrm/shared/operation';
 
 /**
  * Bad values generated for every parameter of every operation, from the node's own description:
@@ -93,6 +93,7 @@ BAD_VALUES.fixedCollection = BAD_VALUES.collection;
 export interface BadInputCase {
 	/** `resource.operation`. */
 	operation: string;
+	operationKind: OperationKind;
 	/** The parameter's path, e.g. `additionalFields.schedule.at.dateTime`. */
 	path: string;
 	/** The names the user sees along that path; the error must name one of them. */
@@ -118,14 +119,14 @@ function valueOf(bad: BadValue, locator: boolean): unknown {
 }
 
 function casesFor(
-	operation: string,
+	operation: Pick<BadInputCase, 'operation' | 'operationKind'>,
 	path: string[],
 	labels: string[],
 	type: string,
 	place: (value: unknown) => INodeParameters,
 ): BadInputCase[] {
 	return (BAD_VALUES[type] ?? []).map((bad) => ({
-		operation,
+		...operation,
 		path: path.join('.'),
 		labels,
 		kind: bad.kind,
@@ -136,7 +137,7 @@ function casesFor(
 
 /** Bad values for one field, and for each field inside a collection or fixed collection. */
 function fieldCases(
-	operation: string,
+	operation: Pick<BadInputCase, 'operation' | 'operationKind'>,
 	base: INodeParameters,
 	field: INodeProperties,
 ): BadInputCase[] {
@@ -199,16 +200,41 @@ function fieldCases(
  */
 const WAITS_FOR_THE_CALL = new Set(['waitFor', 'waitOptions']);
 
-/** Every generated case, for the operations that have valid base parameters. */
-export function generateBadInputs(bases: Record<string, INodeParameters>): BadInputCase[] {
-	return RESOURCES.flatMap((resource) =>
+/** The value a sample stands for, by kind: what the organization the cases run against holds. */
+export type Samples = Record<Sample, string>;
+
+const SAMPLE = /^\{sample:(\w+)\}$/;
+
+/** An operation's example with its samples filled in. */
+function filled(value: unknown, samples: Samples): unknown {
+	if (typeof value === 'string') {
+		const kind = SAMPLE.exec(value)?.[1] as Sample | undefined;
+		return kind ? samples[kind] : value;
+	}
+	if (Array.isArray(value)) return value.map((entry) => filled(entry, samples));
+	if (value && typeof value === 'object')
+		return Object.fromEntries(
+			Object.entries(value).map(([key, entry]) => [key, filled(entry, samples)]),
+		);
+	return value;
+}
+
+/**
+ * Every generated case of every operation, on the base of its own example (`Operation.example`):
+ * an operation brings its cases with it.
+ */
+export function generateBadInputs(resources: Resource[], samples: Samples): BadInputCase[] {
+	return resources.flatMap((resource) =>
 		resource.operations.flatMap((op) => {
-			const operation = `${resource.option.value}.${op.option.value}`;
-			const base = bases[operation];
-			if (!base)
-				throw new Error(
-					`No valid base parameters for ${operation}: add them so that its fields are generated too`,
-				);
+			const operation = {
+				operation: `${resource.option.value}.${op.option.value}`,
+				operationKind: op.kind,
+			};
+			const base = {
+				resource: resource.option.value,
+				operation: op.option.value,
+				...(filled(op.example, samples) as INodeParameters),
+			};
 			return op.fields
 				.filter(
 					(field) =>

@@ -1,10 +1,15 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../../harness/engine';
+import { insertCall, startSimulator, type Call, type Simulator } from '../../simulator';
 
 import { recordIsReady } from '../../nodes/VoiceAgentCrm/actions/call/placement/wait';
 import {
 	FINISHED_RECORD_STATUSES,
-	FINISHED_STATUS_VALUES,
+	RECORD_STATUS_OPTIONS,
+	RECORD_STATUSES,
 	recordIsFinal,
+	recordIsFinished,
 } from '../../nodes/VoiceAgentCrm/shared/callVocabulary';
 import { verdictOf, type CallSettings } from '../../nodes/VoiceAgentCrm/shared/callTrigger/record';
 
@@ -119,24 +124,6 @@ describe('The call vocabulary: one "analysis ready" rule for the wait and the tr
 		expect(verdictOf(call, triggerSettings(transcriptWanted), now)).toBe(final ? 'ready' : 'wait');
 	});
 
-	it('holds the finished values of both status vocabularies (API reference, "States")', () => {
-		expect([...FINISHED_RECORD_STATUSES].sort()).toEqual([
-			'busy',
-			'completed',
-			'failed',
-			'incomplete',
-			'no-answer',
-			'voice_mail',
-		]);
-		expect([...FINISHED_STATUS_VALUES].sort()).toEqual([
-			'canceled',
-			'ended',
-			'failed',
-			'no_answer',
-			'voicemail',
-		]);
-	});
-
 	it('a live answering-machine record is not finished, whatever it holds', () => {
 		const call = {
 			id: 'c2',
@@ -147,5 +134,70 @@ describe('The call vocabulary: one "analysis ready" rule for the wait and the tr
 			chat_history: transcript,
 		};
 		expect(verdictOf(call, triggerSettings(true), now)).toBe('wait');
+	});
+});
+
+/**
+ * The vocabulary against the simulator, the independent reading of the API reference: a call in
+ * every stage the status endpoint names, read as a record (Call → Get) and as a status (Call → Get
+ * Status). The record's status must be one the vocabulary knows, and finished exactly when the
+ * status endpoint says `finished`; Call → Get Many's filter offers only statuses the API takes.
+ */
+describe('The call vocabulary against the API', () => {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await startSimulator({ seed: false });
+	});
+	afterAll(() => sim.stop());
+	const run = async (parameters: INodeParameters): Promise<IDataObject[]> => {
+		const { items, error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { resource: 'call', ...parameters },
+		});
+		expect(error).toBeUndefined();
+		return items.map((item) => item.json);
+	};
+
+	const STAGES: Array<Partial<Call>> = [
+		{ phase: 'in_queue', call_result: null },
+		{ phase: 'scheduled', call_result: null },
+		{ phase: 'pending', call_result: null },
+		{ phase: 'in_progress', call_result: 'answered' },
+		{ phase: 'in_progress', call_result: 'voicemail' },
+		{ phase: 'ended', call_result: 'answered' },
+		{ phase: 'voicemail', call_result: 'voicemail' },
+		{ phase: 'no_answer', call_result: 'no_answer' },
+		{ phase: 'no_answer', call_result: 'busy' },
+		{ phase: 'failed', call_result: 'failed' },
+		{ phase: 'canceled', call_result: null },
+	];
+
+	it.each(STAGES)(
+		'a call at $phase ($call_result): its record is finished exactly when its status is',
+		async (stage) => {
+			const { id } = insertCall(sim, stage);
+			const [record] = await run({ operation: 'get', callId: id });
+			const [status] = await run({ operation: 'getStatus', callId: id });
+			expect(RECORD_STATUSES).toContain(record.call_status);
+			expect(recordIsFinished(record)).toBe(status.finished);
+			expect(FINISHED_RECORD_STATUSES.includes(String(record.call_status))).toBe(status.finished);
+		},
+	);
+
+	it('Call → Get Many filters by every record status it offers, as the API takes them', async () => {
+		for (const stage of STAGES) insertCall(sim, stage);
+		const offered = RECORD_STATUS_OPTIONS.map((option) => String(option.value));
+		for (const status of offered) {
+			const calls = await run({
+				operation: 'getAll',
+				returnAll: true,
+				filters: { status },
+			});
+			expect(calls.map((call) => call.call_status)).toEqual(calls.map(() => status));
+		}
+		const seen = new Set(
+			(await run({ operation: 'getAll', returnAll: true })).map((c) => c.call_status),
+		);
+		expect([...seen].sort()).toEqual([...RECORD_STATUSES].sort());
 	});
 });

@@ -1,18 +1,18 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { Resource } from '../shared/operation';
-import { agent } from './agent';
-import { call } from './call';
-import { channel } from './channel';
-import { comment } from './comment';
-import { contact } from './contact';
-import { message } from './message';
-import { phoneNumber } from './phoneNumber';
-import { event } from './event';
-import { tag } from './tag';
-import { task } from './task';
-import { thread } from './thread';
-import { whatsapp } from './whatsapp';
+import { resourceOf, type Resource } from '../shared/operation';
+import * as agent from './agent';
+import * as call from './call';
+import * as channel from './channel';
+import * as comment from './comment';
+import * as contact from './contact';
+import * as message from './message';
+import * as phoneNumber from './phoneNumber';
+import * as event from './event';
+import * as tag from './tag';
+import * as task from './task';
+import * as thread from './thread';
+import * as whatsapp from './whatsapp';
 
 /** Every resource of the node, in the order the resource list shows them. */
 export const RESOURCES: Resource[] = [
@@ -28,7 +28,7 @@ export const RESOURCES: Resource[] = [
 	thread,
 	message,
 	whatsapp,
-];
+].map(resourceOf);
 
 export const RESOURCE_SELECTOR: INodeProperties = {
 	displayName: 'Resource',

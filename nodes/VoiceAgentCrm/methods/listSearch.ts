@@ -5,7 +5,8 @@ import type {
 	INodeListSearchResult,
 } from 'n8n-workflow';
 
-import { apiRequest, MAX_PAGE_SIZE } from '../transport/request';
+import type { EndpointName } from '../transport/endpoints';
+import { MAX_PAGE_SIZE, readPage } from '../transport/paging';
 import { WABA_SENDER } from '../actions/whatsapp/fields';
 
 /** Page size of the editor's lists: enough to pick from, small enough to stay cheap. */
@@ -17,23 +18,19 @@ function matches(filter: string | undefined, ...texts: unknown[]): boolean {
 	return texts.some((t) => typeof t === 'string' && t.toLowerCase().includes(needle));
 }
 
-function nextToken(offset: number, got: number, total?: number): string | undefined {
-	const next = offset + got;
-	if (got < PAGE || (total !== undefined && next >= total)) return undefined;
-	return String(next);
-}
-
+/** A page of the editor's list from its pagination token (the offset); the next token where the list goes on. */
 async function page(
 	context: ILoadOptionsFunctions,
-	name: Parameters<typeof apiRequest>[0],
+	name: EndpointName,
 	query: IDataObject,
 	token?: string,
-): Promise<{ records: IDataObject[]; offset: number; total?: number }> {
-	const offset = Number(token ?? 0) || 0;
-	const { payload, total } = await apiRequest.call(context, name, {
-		query: { ...query, limit: PAGE, offset },
+): Promise<{ records: IDataObject[]; paginationToken?: string }> {
+	const { records, next } = await readPage.call(context, name, {
+		query,
+		offset: Number(token ?? 0) || 0,
+		size: PAGE,
 	});
-	return { records: (Array.isArray(payload) ? payload : []) as IDataObject[], offset, total };
+	return { records, paginationToken: next === undefined ? undefined : String(next) };
 }
 
 export async function searchAgents(
@@ -41,14 +38,14 @@ export async function searchAgents(
 	filter?: string,
 	token?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, offset, total } = await page(this, 'listAgents', {}, token);
+	const { records, paginationToken } = await page(this, 'listAgents', {}, token);
 	const results: INodeListSearchItems[] = records
 		.filter((a) => matches(filter, a.name, a.person_name, a.id))
 		.map((a) => ({
 			name: `${a.name as string}${a.language ? ` (${a.language as string})` : ''}`,
 			value: a.id as string,
 		}));
-	return { results, paginationToken: nextToken(offset, records.length, total) };
+	return { results, paginationToken };
 }
 
 export async function searchContacts(
@@ -61,12 +58,12 @@ export async function searchContacts(
 	if (filter?.includes('@')) query.email = filter;
 	else if (filter && /^[+\d\s-]+$/.test(filter)) query.phone_number = filter.replace(/[\s-]/g, '');
 	else if (filter) query.full_name = filter;
-	const { records, offset, total } = await page(this, 'listContacts', query, token);
+	const { records, paginationToken } = await page(this, 'listContacts', query, token);
 	const results = records.map((c) => ({
 		name: `${(c.full_name as string) || 'Unnamed'} (${(c.phone_number as string) || (c.email as string) || (c.id as string)})`,
 		value: c.id as string,
 	}));
-	return { results, paginationToken: nextToken(offset, records.length, total) };
+	return { results, paginationToken };
 }
 
 function channelEntry(c: IDataObject): INodeListSearchItems {
@@ -81,7 +78,7 @@ export async function searchChannels(
 	filter?: string,
 	token?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, offset, total } = await page(
+	const { records, paginationToken } = await page(
 		this,
 		'listChannels',
 		filter ? { name: filter } : {},
@@ -89,7 +86,7 @@ export async function searchChannels(
 	);
 	return {
 		results: records.map(channelEntry),
-		paginationToken: nextToken(offset, records.length, total),
+		paginationToken,
 	};
 }
 
@@ -100,10 +97,10 @@ export async function searchWabaChannels(
 	token?: string,
 ): Promise<INodeListSearchResult> {
 	const query: IDataObject = { ...WABA_SENDER, ...(filter && { name: filter }) };
-	const { records, offset, total } = await page(this, 'listChannels', query, token);
+	const { records, paginationToken } = await page(this, 'listChannels', query, token);
 	return {
 		results: records.map(channelEntry),
-		paginationToken: nextToken(offset, records.length, total),
+		paginationToken,
 	};
 }
 
@@ -118,7 +115,7 @@ export async function searchThreads(
 	filter?: string,
 	token?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, offset, total } = await page(this, 'listThreads', {}, token);
+	const { records, paginationToken } = await page(this, 'listThreads', {}, token);
 	const contacts = records.length
 		? await namesById(this, 'listContacts', 'full_name')
 		: new Map<string, string>();
@@ -135,7 +132,7 @@ export async function searchThreads(
 			};
 		})
 		.filter((entry) => matches(filter, entry.name, entry.value));
-	return { results, paginationToken: nextToken(offset, records.length, total) };
+	return { results, paginationToken };
 }
 
 async function namesById(
@@ -143,10 +140,7 @@ async function namesById(
 	name: 'listContacts' | 'listChannels',
 	field: string,
 ): Promise<Map<string, string>> {
-	const { payload } = await apiRequest.call(context, name, {
-		query: { limit: MAX_PAGE_SIZE, offset: 0 },
-	});
-	const records = (Array.isArray(payload) ? payload : []) as IDataObject[];
+	const { records } = await readPage.call(context, name, { size: MAX_PAGE_SIZE });
 	return new Map(records.map((r) => [r.id as string, (r[field] as string) || '']));
 }
 
@@ -161,7 +155,7 @@ export async function searchCalls(
 	filter?: string,
 	token?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, offset, total } = await page(this, 'listCalls', {}, token);
+	const { records, paginationToken } = await page(this, 'listCalls', {}, token);
 	const results = records
 		.map((c) => {
 			const contact = (c.contact ?? {}) as IDataObject;
@@ -173,7 +167,7 @@ export async function searchCalls(
 			};
 		})
 		.filter((entry) => matches(filter, entry.name, entry.value));
-	return { results, paginationToken: nextToken(offset, records.length, total) };
+	return { results, paginationToken };
 }
 
 /** The IANA zones the runtime knows, searchable; no request. */
@@ -194,10 +188,8 @@ async function phoneNumbers(
 	context: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<IDataObject[]> {
-	const { payload } = await apiRequest.call(context, 'listPhoneNumbers', {});
-	return ((Array.isArray(payload) ? payload : []) as IDataObject[]).filter((n) =>
-		matches(filter, n.name, n.phone_number),
-	);
+	const { records } = await readPage.call(context, 'listPhoneNumbers', { size: PAGE });
+	return records.filter((n) => matches(filter, n.name, n.phone_number));
 }
 
 export async function searchPhoneNumbers(
@@ -226,9 +218,8 @@ export async function searchTags(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	// the tags list is not paginated (inferred endpoint): one request, filtered here
-	const { payload } = await apiRequest.call(this, 'listTags', {});
-	const results = ((Array.isArray(payload) ? payload : []) as IDataObject[])
+	const { records } = await readPage.call(this, 'listTags', { size: PAGE });
+	const results = records
 		.filter((t) => matches(filter, t.name, t.label, t.id))
 		.map((t) => ({
 			name: `${(t.label as string) || (t.name as string)} (${t.color as string})`,
@@ -242,12 +233,12 @@ export async function searchTasks(
 	filter?: string,
 	token?: string,
 ): Promise<INodeListSearchResult> {
-	const { records, offset, total } = await page(this, 'listTasks', {}, token);
+	const { records, paginationToken } = await page(this, 'listTasks', {}, token);
 	const results = records
 		.filter((t) => matches(filter, t.brief, t.status, t.id))
 		.map((t) => ({
 			name: `${t.brief as string} (${t.status as string}, ${t.priority as string})`,
 			value: t.id as string,
 		}));
-	return { results, paginationToken: nextToken(offset, records.length, total) };
+	return { results, paginationToken };
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiList, apiRequest } from '../transport/request';
+import { apiList } from '../transport/paging';
+import { apiRequest } from '../transport/request';
 import { isApproved, templateChoice } from '../actions/whatsapp/template';
 
 /** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */

@@ -1,33 +1,64 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 /**
  * The call vocabulary, once for the action node (Wait for Outcome) and both triggers.
  *
- * The API has two status vocabularies (API reference, "States"): the full record's `call_status`
- * and the status endpoint's `call_status` (which also carries `finished`).
+ * The API has two status vocabularies (API reference, "States"): the full record's `call_status`,
+ * written here, and the status endpoint's, whose `finished` flag the nodes read instead of its values.
  */
 
-/** Finished values of the full record's `call_status`; `answering-machine` is live (the agent is leaving a message). */
-export const FINISHED_RECORD_STATUSES: readonly string[] = [
-	'completed',
-	'no-answer',
-	'failed',
-	'incomplete',
-	'busy',
-	'voice_mail',
-];
+/**
+ * The full record's `call_status` values, with the names the editor shows and the call's stage:
+ * not placed yet, live (picked up and going on; `answering-machine` while the agent leaves a
+ * message), or finished. Call → Get Many's status filter and the triggers' finished rule are
+ * built from it.
+ */
+const RECORD_STATUS = {
+	'answering-machine': { name: 'Answering Machine', stage: 'live' },
+	busy: { name: 'Busy', stage: 'finished' },
+	completed: { name: 'Completed', stage: 'finished' },
+	failed: { name: 'Failed', stage: 'finished' },
+	'in-progress': { name: 'In Progress', stage: 'live' },
+	'in-queue': { name: 'In Queue', stage: 'notPlaced' },
+	incomplete: { name: 'Incomplete', stage: 'finished' },
+	'no-answer': { name: 'No Answer', stage: 'finished' },
+	scheduled: { name: 'Scheduled', stage: 'notPlaced' },
+	voice_mail: { name: 'Voice Mail', stage: 'finished' },
+} as const satisfies Record<string, { name: string; stage: 'notPlaced' | 'live' | 'finished' }>;
 
-/** Finished values of the status endpoint's `call_status` (those for which `finished` is true). */
-export const FINISHED_STATUS_VALUES: readonly string[] = [
-	'ended',
-	'voicemail',
-	'no_answer',
-	'failed',
-	'canceled',
-];
+export type RecordStatus = keyof typeof RECORD_STATUS;
 
-/** Live values of the full record's `call_status`: the call was picked up and is going on. */
-const LIVE_RECORD_STATUSES: readonly string[] = ['in-progress', 'answering-machine'];
+export const RECORD_STATUSES = Object.keys(RECORD_STATUS) as [RecordStatus, ...RecordStatus[]];
+
+const inStage = (stage: 'notPlaced' | 'live' | 'finished'): readonly string[] =>
+	RECORD_STATUSES.filter((status) => RECORD_STATUS[status].stage === stage);
+
+export const FINISHED_RECORD_STATUSES = inStage('finished');
+
+const LIVE_RECORD_STATUSES = inStage('live');
+
+/** The record statuses as the options of a filter. */
+export const RECORD_STATUS_OPTIONS: INodePropertyOptions[] = RECORD_STATUSES.map((value) => ({
+	name: RECORD_STATUS[value].name,
+	value,
+}));
+
+/** The finished record statuses in words: "busy, completed, …, no answer or voice mail". */
+export function finishedStatusesInWords(): string {
+	const words = FINISHED_RECORD_STATUSES.map((status) =>
+		RECORD_STATUS[status as RecordStatus].name.toLowerCase(),
+	);
+	return `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
+
+/** The `call_result` values of a full record (API reference, "Call"), as the options of a filter. */
+export const CALL_RESULT_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Answered', value: 'answered' },
+	{ name: 'Busy', value: 'busy' },
+	{ name: 'Failed', value: 'failed' },
+	{ name: 'No Answer', value: 'no_answer' },
+	{ name: 'Voicemail', value: 'voicemail' },
+];
 
 /** Whether a full call record is finished. */
 export function recordIsFinished(record: IDataObject): boolean {

@@ -30,7 +30,18 @@ const LIMIT = z.object({
 		.min(1, 'must be a whole number of 1 or more'),
 });
 
-/** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
+/** The Options collection of an operation: settings of how it runs, not data it sends. */
+export function optionsField(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
+}
+
 /** The Filters collection of a list operation; `description` where the filters need explaining. */
 export function filtersField(options: INodeProperties[], description?: string): INodeProperties {
 	return {
@@ -44,6 +55,7 @@ export function filtersField(options: INodeProperties[], description?: string): 
 	};
 }
 
+/** Return All / Limit of an item; a Limit below 1 (e.g. from an expression) fails the item before any request. */
 export function listOptionsOf(
 	context: IExecuteFunctions,
 	itemIndex: number,

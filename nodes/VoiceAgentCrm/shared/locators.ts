@@ -70,15 +70,11 @@ function locator(spec: LocatorSpec): INodeProperties {
 	};
 }
 
-export const agentLocator = (
-	name = 'agentId',
-	displayName = 'Agent',
-	required = true,
-): INodeProperties =>
+export const agentLocator = (required = true): INodeProperties =>
 	locator({
 		required,
-		displayName,
-		name,
+		displayName: 'Agent',
+		name: 'agentId',
 		searchListMethod: 'searchAgents',
 		description: 'The voice AI agent. Pick it from the list or give its ID (a UUID).',
 		placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
@@ -95,15 +91,11 @@ export const contactLocator = (name = 'contactId', displayName = 'Contact'): INo
 		idPattern: UUID_PATTERN,
 	});
 
-export const channelLocator = (
-	name = 'channelId',
-	displayName = 'Channel',
-	required = true,
-): INodeProperties =>
+export const channelLocator = (required = true): INodeProperties =>
 	locator({
 		required,
-		displayName,
-		name,
+		displayName: 'Channel',
+		name: 'channelId',
 		searchListMethod: 'searchChannels',
 		description: 'The messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
 		placeholder: 'e.g. chn_2a6f8e9b',
@@ -156,13 +148,10 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 	});
 
 /** The organization number a call is placed from, as its E.164 number (phone-number calls). */
-export const fromNumberLocator = (
-	name = 'fromNumber',
-	displayName = 'From Number',
-): INodeProperties =>
+export const fromNumberLocator = (): INodeProperties =>
 	locator({
-		displayName,
-		name,
+		displayName: 'From Number',
+		name: 'fromNumber',
 		searchListMethod: 'searchPhoneNumbers',
 		description:
 			"Your organization's number the call comes from, in E.164 format (+ and country code), e.g. +14155550100",
@@ -173,13 +162,10 @@ export const fromNumberLocator = (
 	});
 
 /** The organization number a call is placed from, as its ID (contact calls). */
-export const fromNumberIdLocator = (
-	name = 'fromNumberId',
-	displayName = 'From Number',
-): INodeProperties =>
+export const fromNumberIdLocator = (): INodeProperties =>
 	locator({
-		displayName,
-		name,
+		displayName: 'From Number',
+		name: 'fromNumberId',
 		searchListMethod: 'searchPhoneNumberIds',
 		description:
 			'A phone number registered in your organization, which the call comes from. Pick it from the list or give its ID (a UUID).',

@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeParameters,
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
@@ -10,17 +11,57 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { EndpointName } from '../transport/endpoints';
 import { writesOf } from '../transport/request';
 
+/**
+ * What an operation does with the API. The forms and the tests read it from the operation, so a
+ * new operation is no entry in a list of theirs.
+ * - `list`: reads the resource's own collection (value `getAll`, shown Get Many).
+ * - `read`: any other read: one record, or a list that belongs to a record or a catalog.
+ * - `write`: creates, changes or deletes a record, places or ends a call.
+ * - `send`: hands something to people or systems outside: a WhatsApp message, events.
+ */
+export type OperationKind = 'list' | 'read' | 'write' | 'send';
+
+/** A record an example needs; the tests fill in one of that kind from the organization they run against. */
+export type Sample =
+	| 'agent'
+	| 'call'
+	| 'channel'
+	| 'contact'
+	| 'memberEmail'
+	| 'message'
+	| 'newPhoneNumber'
+	| 'phoneNumber'
+	| 'phoneNumberId'
+	| 'tag'
+	| 'task'
+	| 'template'
+	| 'thread'
+	| 'voice';
+
+/** A sample record's ID (or value) in an example, as the tests fill it in. */
+export const sample = (kind: Sample): string => `{sample:${kind}}`;
+
+/** A sample record given to a resource locator by its ID. */
+export const sampleById = (kind: Sample) => ({ __rl: true, mode: 'id', value: sample(kind) });
+
 /** One operation of one resource: its entry in the operation list, its fields and its run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string };
+	kind: OperationKind;
 	/** The endpoint the operation sends its request to: the README table and the bad-input coverage are derived from it. */
 	endpoint: EndpointName;
 	/** The operation's own fields; the resource adds the displayOptions that select it. */
 	fields: INodeProperties[];
+	/**
+	 * Parameters the operation runs with successfully (resource and operation aside): the base on
+	 * which the bad-input test puts one bad value at a time. Records are `sample(kind)`.
+	 */
+	example: INodeParameters;
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 
-export interface Resource {
+/** A resource's entry in the resource list and its default operation: `resource` of its `index.ts`. */
+export interface ResourceEntry {
 	option: INodePropertyOptions & { value: string };
 	/**
 	 * The operation the selector shows first, by one rule: the operation that creates something and
@@ -28,7 +69,27 @@ export interface Resource {
 	 * defaults to Get Many, or Get where it has no list.
 	 */
 	defaultOperation: string;
+}
+
+export interface Resource extends ResourceEntry {
+	/** In the order of their names, case aside, as n8n's lists are. */
 	operations: Operation[];
+}
+
+/** What a resource's `index.ts` exports: its entry, and each of its operations on one line. */
+export type ResourceModule = { resource: ResourceEntry } & Record<
+	string,
+	ResourceEntry | Operation
+>;
+
+/** The resource of a folder's `index.ts`: every export but `resource` is one of its operations. */
+export function resourceOf({ resource, ...operations }: ResourceModule): Resource {
+	return {
+		...resource,
+		operations: (Object.values(operations) as Operation[]).sort((a, b) =>
+			a.option.name.toLowerCase() < b.option.name.toLowerCase() ? -1 : 1,
+		),
+	};
 }
 
 /**

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * An endpoint that answers a bare boolean (delete contact, delete tag) as an item: n8n items are
- * objects, so the answer becomes `{success, id}` with the id of the record it concerns.
+ * A deletion's boolean answer as an item: delete tag answers a bare `true`, delete contact
+ * `{statusCode: 200, data: true}` (the transport unwraps its `data`). n8n items are objects, so the
+ * boolean becomes `{success, id}` with the ID of the record it concerns.
  */
 export function booleanResult(answer: unknown, id: string): IDataObject {
 	return { success: answer === true, id };

@@ -60,6 +60,11 @@ export interface Endpoint {
 	repeat: RepeatPolicy;
 	answer: AnswerShape;
 	inferred: boolean;
+	/**
+	 * The list is read page by page, with `limit` (at most 1000) and `offset` (API reference,
+	 * "Limits"); a list without it answers whole. The one pager, `paging.ts`, reads it.
+	 */
+	pages?: true;
 	failure: FailureContract;
 }
 
@@ -120,11 +125,14 @@ const read = (
 	failure: {},
 });
 
+/** A list read page by page. */
+const paged = (endpoint: Endpoint): Endpoint => ({ ...endpoint, pages: true });
+
 export const ENDPOINTS = {
 	// Agents
 	listVoices: read('/v1/agents/voices', 'envelope'),
 	getAgent: read('/v1/agents/{agentId}', 'envelope'),
-	listAgents: read('/v1/agents', 'envelope', true),
+	listAgents: paged(read('/v1/agents', 'envelope', true)),
 	createAgent: {
 		method: 'POST',
 		path: '/v1/agents',
@@ -170,7 +178,7 @@ export const ENDPOINTS = {
 	},
 	getCall: read('/v1/calls/{callId}', 'bare'),
 	getCallStatus: read('/v1/calls/{callId}/status', 'envelope'),
-	listCalls: read('/v1/calls', 'paginated', true, 'listing'),
+	listCalls: paged(read('/v1/calls', 'paginated', true, 'listing')),
 	stopCall: {
 		method: 'POST',
 		path: '/v1/calls/single-phone-call/{callId}/stop',
@@ -202,7 +210,7 @@ export const ENDPOINTS = {
 	},
 
 	// Contacts
-	listContacts: read('/v1/contacts', 'paginated', false, 'listing'),
+	listContacts: paged(read('/v1/contacts', 'paginated', false, 'listing')),
 	createContact: {
 		method: 'POST',
 		path: '/v1/contacts',
@@ -284,7 +292,7 @@ export const ENDPOINTS = {
 		),
 	},
 	getTask: read('/v1/tasks/{taskId}', 'envelope'),
-	listTasks: read('/v1/tasks', 'envelope', true),
+	listTasks: paged(read('/v1/tasks', 'envelope', true)),
 	createTask: {
 		method: 'POST',
 		path: '/v1/tasks',
@@ -300,7 +308,7 @@ export const ENDPOINTS = {
 	},
 
 	// Channels, threads, messages
-	listChannels: read('/v1/channels', 'counted'),
+	listChannels: paged(read('/v1/channels', 'counted')),
 	updateThread: {
 		method: 'PUT',
 		path: '/v1/thread/{threadId}',
@@ -310,7 +318,7 @@ export const ENDPOINTS = {
 		inferred: false,
 		failure: { record: 'thread' },
 	},
-	listThreads: read('/v1/threads', 'paginated', true),
+	listThreads: paged(read('/v1/threads', 'paginated', true)),
 	getMessage: read('/v1/messages/{messageId}', 'bare'),
 
 	// WhatsApp Business (WABA)

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from './credential';
 import type { Budget } from './endpoints';
 
 /**
@@ -83,8 +84,8 @@ async function accountOf(context: object): Promise<string | undefined> {
 	const functions = context as Partial<CredentialContext>;
 	if (typeof functions.getCredentials !== 'function' || typeof functions.getNode !== 'function')
 		return undefined;
-	const credentials = await functions.getCredentials('voiceAgentCrmApi');
-	const reference = functions.getNode().credentials?.voiceAgentCrmApi;
+	const credentials = await functions.getCredentials(CREDENTIAL_NAME);
+	const reference = functions.getNode().credentials?.[CREDENTIAL_NAME];
 	return `${reference?.id ?? reference?.name ?? ''} ${String(credentials.baseUrl)}`;
 }
 

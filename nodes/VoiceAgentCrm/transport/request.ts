@@ -10,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { CREDENTIAL_NAME } from './credential';
 import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
 import {
 	apiMessageOf,
@@ -35,7 +36,7 @@ export type ApiContext =
 	| IHookFunctions
 	| IWebhookFunctions;
 
-export const CREDENTIAL_NAME = 'voiceAgentCrmApi';
+export { CREDENTIAL_NAME };
 
 /**
  * Bounds of the repeat policy: a run never hangs on a budget that does not come back.
@@ -63,7 +64,6 @@ export interface RequestOptions {
 	repeatSafe?: boolean;
 	/** Event batches carrying anonymous events also draw on the anonymous budget. */
 	anonymous?: boolean;
-	timeoutMs?: number;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -258,7 +258,7 @@ export async function apiRequest<T = unknown>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: options.timeoutMs ?? RETRY_LIMITS.timeoutMs,
+		timeout: RETRY_LIMITS.timeoutMs,
 	};
 	const fail = (failure: Failure, extra?: string) =>
 		failureError(this.getNode(), endpoint, failure, {
@@ -397,40 +397,4 @@ function recordIdOf(payload: unknown): string | undefined {
 	const data = (record.data && typeof record.data === 'object' ? record.data : {}) as IDataObject;
 	const id = record.call_id ?? record.id ?? record.message_id ?? data.message_id;
 	return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
-}
-
-/** Page size cap of the listing endpoints (API reference, "Limits"). */
-export const MAX_PAGE_SIZE = 1000;
-
-export interface PageOptions extends Omit<RequestOptions, 'body'> {
-	returnAll: boolean;
-	/** Used when `returnAll` is false. */
-	limit?: number;
-}
-
-/**
- * Fetch a list with `limit`/`offset`, a thousand at a time, stopping as soon as the asked number
- * is reached, the total is reached, or a page comes back short.
- */
-export async function apiList<T = IDataObject>(
-	this: ApiContext,
-	name: EndpointName,
-	options: PageOptions,
-): Promise<T[]> {
-	const wanted = options.returnAll ? Infinity : Math.max(0, options.limit ?? 50);
-	const records: T[] = [];
-	let offset = 0;
-	while (records.length < wanted) {
-		const pageSize = Math.min(MAX_PAGE_SIZE, wanted - records.length);
-		const { payload, total } = await apiRequest.call<
-			ApiContext,
-			[EndpointName, RequestOptions],
-			Promise<ApiAnswer<T[]>>
-		>(this, name, { ...options, query: { ...options.query, limit: pageSize, offset } });
-		const page = Array.isArray(payload) ? payload : [];
-		records.push(...page.slice(0, wanted - records.length));
-		offset += page.length;
-		if (page.length < pageSize || (total !== undefined && offset >= total)) break;
-	}
-	return records;
 }

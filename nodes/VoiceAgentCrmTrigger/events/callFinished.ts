@@ -1,3 +1,4 @@
+import { finishedStatusesInWords } from '../../VoiceAgentCrm/shared/callVocabulary';
 import { callFilterFields, callSettings } from '../../VoiceAgentCrm/shared/callTrigger/fields';
 import {
 	callBaseline,
@@ -13,8 +14,7 @@ export const callFinished: PollEvent<CallSettings, CallCursor> = {
 	option: {
 		name: 'Call Finished',
 		value: 'callFinished',
-		description:
-			'A call reached a finished status (completed, no answer, busy, voicemail, failed or canceled). Each call once.',
+		description: `A call's record reached a finished status (${finishedStatusesInWords()}). Each call once.`,
 	},
 	fields: [
 		...callFilterFields({

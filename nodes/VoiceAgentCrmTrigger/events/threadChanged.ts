@@ -59,7 +59,7 @@ export const threadChanged: PollEvent<ThreadSettings, ThreadCursor> = {
 			required: true,
 		},
 		{
-			...channelLocator('channelId', 'Channel', false),
+			...channelLocator(false),
 			description: 'Only threads of this messaging channel. Leave empty for every channel.',
 		},
 		{

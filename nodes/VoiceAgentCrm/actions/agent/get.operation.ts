@@ -2,18 +2,20 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { idParameter } from '../../shared/ids';
 import { apiRequest } from '../../transport/request';
 
-export const get: Operation = {
+export const getAgent: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
 		action: 'Get an agent',
 		description: 'Get the published configuration of a voice AI agent by its UUID',
 	},
+	kind: 'read',
 	endpoint: 'getAgent',
+	example: { agentId: sampleById('agent') },
 	fields: [agentLocator()],
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');

@@ -3,16 +3,18 @@ import type { IDataObject } from 'n8n-workflow';
 import { listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
-export const getMany: Operation = {
+export const getManyAgents: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many agents',
 		description: 'List the voice AI agents of the organization',
 	},
+	kind: 'list',
 	endpoint: 'listAgents',
+	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
 		return (await apiList.call(this, 'listAgents', {

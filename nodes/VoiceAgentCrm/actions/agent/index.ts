@@ -1,16 +1,17 @@
-import type { Resource } from '../../shared/operation';
-import { create } from './create.operation';
-import { get } from './get.operation';
-import { getMany } from './getMany.operation';
-import { listVoices } from './listVoices.operation';
-import { update } from './update.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const agent: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Agent',
 		value: 'agent',
 		description: 'Voice AI agents and the voices they speak with',
 	},
 	defaultOperation: 'create',
-	operations: [create, get, getMany, listVoices, update],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { createAgent } from './create.operation';
+export { getAgent } from './get.operation';
+export { getManyAgents } from './getMany.operation';
+export { listVoices } from './listVoices.operation';
+export { updateAgent } from './update.operation';

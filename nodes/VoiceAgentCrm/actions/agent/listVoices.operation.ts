@@ -11,7 +11,9 @@ export const listVoices: Operation = {
 		action: 'List available voices',
 		description: 'List the voices an agent can speak with',
 	},
+	kind: 'read',
 	endpoint: 'listVoices',
+	example: {},
 	fields: [],
 	execute: perItem(async function (itemIndex) {
 		const { payload } = await apiRequest.call(this, 'listVoices', { itemIndex });

@@ -4,10 +4,10 @@ import { agentUpdateBody, agentUpdateCollection } from './fields';
 import { idParameter } from '../../shared/ids';
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const update: Operation = {
+export const updateAgent: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
@@ -15,7 +15,9 @@ export const update: Operation = {
 		description:
 			'Change settings of a voice AI agent by its UUID; settings not given keep their values',
 	},
+	kind: 'write',
 	endpoint: 'updateAgent',
+	example: { agentId: sampleById('agent'), updateFields: { name: 'Renamed' } },
 	fields: [agentLocator(), agentUpdateCollection],
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');

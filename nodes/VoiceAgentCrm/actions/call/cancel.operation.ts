@@ -3,17 +3,19 @@ import type { IDataObject } from 'n8n-workflow';
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const cancel: Operation = {
+export const cancelCall: Operation = {
 	option: {
 		name: 'Cancel Scheduled Call',
 		value: 'cancel',
 		action: 'Cancel a scheduled call',
 		description: 'Cancel a scheduled call so that it is never placed',
 	},
+	kind: 'write',
 	endpoint: 'cancelCall',
+	example: { callId: sample('call') },
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

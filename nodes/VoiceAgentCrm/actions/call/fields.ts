@@ -118,54 +118,54 @@ const delayField: INodeProperties = {
 		'Minutes to wait before placing the call, 0 for at once; use either a delay or a schedule',
 };
 
-/** Place AI Call (to a phone number): its optional fields, sorted as the editor shows them. */
-export const phoneCallOptions: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		additionalDataField,
-		{
-			displayName: 'Country',
-			name: 'country',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. US',
-			description: 'Country of the person called, as context for the agent, e.g. US or ES',
-		},
-		delayField,
-		{
-			displayName: 'Email',
-			name: 'email',
-			type: 'string',
-			placeholder: 'name@email.com',
-			default: '',
-			description: 'Email of the person called, as context for the agent',
-		},
-		metadataField,
-		scheduleField(''),
-		webhookUrlField,
-	],
+/** The Additional Fields of a Place operation, sorted as the editor shows them. */
+function placementOptions(options: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options,
+	};
+}
+
+const personCountryField: INodeProperties = {
+	displayName: 'Country',
+	name: 'country',
+	type: 'string',
+	default: '',
+	placeholder: 'e.g. US',
+	description: 'Country of the person called, as context for the agent, e.g. US or ES',
 };
 
+/** Place AI Call (to a phone number): its optional fields. */
+export const phoneCallOptions = placementOptions([
+	additionalDataField,
+	personCountryField,
+	delayField,
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		default: '',
+		description: 'Email of the person called, as context for the agent',
+	},
+	metadataField,
+	scheduleField(''),
+	webhookUrlField,
+]);
+
 /** Place AI Call to Contact: its optional fields (this route has no delay). */
-export const contactCallOptions: INodeProperties = {
-	displayName: 'Additional Fields',
-	name: 'additionalFields',
-	type: 'collection',
-	placeholder: 'Add Field',
-	default: {},
-	options: [
-		additionalDataField,
-		metadataField,
-		scheduleField(
-			' Calls to a contact have no delay option: schedule them for a later time instead.',
-		),
-		webhookUrlField,
-	],
-};
+export const contactCallOptions = placementOptions([
+	additionalDataField,
+	metadataField,
+	scheduleField(
+		' Calls to a contact have no delay option: schedule them for a later time instead.',
+	),
+	webhookUrlField,
+]);
 
 // ---------------------------------------------------------------------------------------------
 // Reading and checking the shared placement options

@@ -4,7 +4,7 @@ import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { attachRecording, recordingFields, recordingProperty } from '../../shared/recording';
-import { ItemWithBinary, perItem } from '../../shared/operation';
+import { ItemWithBinary, perItem, sample } from '../../shared/operation';
 import {
 	TRANSCRIPT_CHOICES,
 	TRANSCRIPT_LABELS,
@@ -14,7 +14,7 @@ import {
 import { validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
-export const get: Operation = {
+export const getCall: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
@@ -22,7 +22,9 @@ export const get: Operation = {
 		description:
 			'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},
+	kind: 'read',
 	endpoint: 'getCall',
+	example: { callId: sample('call') },
 	fields: [callIdField, transcriptOptionsField(), ...recordingFields()],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

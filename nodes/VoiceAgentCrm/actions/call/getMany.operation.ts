@@ -5,22 +5,9 @@ import { filtersField, listOptionsOf, returnAllFields } from '../../shared/field
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
+import { RECORD_STATUS_OPTIONS, RECORD_STATUSES } from '../../shared/callVocabulary';
 import { UUID, validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
-
-/** The full record's status vocabulary: the one the listed calls show in call_status. */
-const RECORD_STATUSES = [
-	'answering-machine',
-	'busy',
-	'completed',
-	'failed',
-	'in-progress',
-	'in-queue',
-	'incomplete',
-	'no-answer',
-	'scheduled',
-	'voice_mail',
-] as const;
+import { apiList } from '../../transport/paging';
 
 const callFilters = filtersField([
 	{ ...agentLocator(), required: false, description: 'Only calls made by this agent' },
@@ -28,18 +15,7 @@ const callFilters = filtersField([
 		displayName: 'Record Status',
 		name: 'status',
 		type: 'options',
-		options: [
-			{ name: 'Answering Machine', value: 'answering-machine' },
-			{ name: 'Busy', value: 'busy' },
-			{ name: 'Completed', value: 'completed' },
-			{ name: 'Failed', value: 'failed' },
-			{ name: 'In Progress', value: 'in-progress' },
-			{ name: 'In Queue', value: 'in-queue' },
-			{ name: 'Incomplete', value: 'incomplete' },
-			{ name: 'No Answer', value: 'no-answer' },
-			{ name: 'Scheduled', value: 'scheduled' },
-			{ name: 'Voice Mail', value: 'voice_mail' },
-		],
+		options: RECORD_STATUS_OPTIONS,
 		default: 'completed',
 		description:
 			"Only calls with this call_status in the call record's words (Get Status uses other words, e.g. ended)",
@@ -55,7 +31,7 @@ const FILTERS = z.object({
 		.optional(),
 });
 
-export const getMany: Operation = {
+export const getManyCalls: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',
@@ -63,7 +39,9 @@ export const getMany: Operation = {
 		description:
 			'List calls, newest first, optionally only those of an agent or with a record status',
 	},
+	kind: 'list',
 	endpoint: 'listCalls',
+	example: { returnAll: false, limit: 5 },
 	fields: [...returnAllFields, callFilters],
 	execute: perItem(async function (itemIndex) {
 		const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

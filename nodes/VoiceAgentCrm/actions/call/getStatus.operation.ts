@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
-export const getStatus: Operation = {
+export const getCallStatus: Operation = {
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',
@@ -14,7 +14,9 @@ export const getStatus: Operation = {
 		description:
 			'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
 	},
+	kind: 'read',
 	endpoint: 'getCallStatus',
+	example: { callId: sample('call') },
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

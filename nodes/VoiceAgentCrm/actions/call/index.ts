@@ -1,18 +1,19 @@
-import type { Resource } from '../../shared/operation';
-import { cancel } from './cancel.operation';
-import { get } from './get.operation';
-import { getMany } from './getMany.operation';
-import { getStatus } from './getStatus.operation';
-import { placeContactCall } from './placeContactCall.operation';
-import { placePhoneCall } from './placePhoneCall.operation';
-import { stop } from './stop.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const call: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Call',
 		value: 'call',
 		description: 'Outbound AI phone calls: place, follow, stop and cancel them',
 	},
 	defaultOperation: 'placePhoneCall',
-	operations: [cancel, get, getMany, getStatus, placePhoneCall, placeContactCall, stop],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { cancelCall } from './cancel.operation';
+export { getCall } from './get.operation';
+export { getManyCalls } from './getMany.operation';
+export { getCallStatus } from './getStatus.operation';
+export { placeContactCall } from './placeContactCall.operation';
+export { placePhoneCall } from './placePhoneCall.operation';
+export { stopCall } from './stop.operation';

@@ -9,6 +9,7 @@ import {
 } from './fields';
 import { agentLocator, contactLocator, fromNumberIdLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
+import { sampleById } from '../../shared/operation';
 import { WAIT_FIELDS } from './placement/waitFields';
 import { UUID, validateItem } from '../../shared/validation';
 import { placementExecute, startsAtOf } from './placement/placeAndAwait';
@@ -34,7 +35,13 @@ export const placeContactCall: Operation = {
 		description:
 			'Have a voice AI agent call a stored contact (by contact UUID) now or at a set time',
 	},
+	kind: 'write',
 	endpoint: 'placeContactCall',
+	example: {
+		agentId: sampleById('agent'),
+		contactId: sampleById('contact'),
+		fromNumberId: sampleById('phoneNumberId'),
+	},
 	fields: [
 		agentLocator(),
 		contactLocator(),

@@ -11,6 +11,7 @@ import {
 } from './fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
+import { sampleById } from '../../shared/operation';
 import { WAIT_FIELDS } from './placement/waitFields';
 import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 import { placementExecute, startsAtOf } from './placement/placeAndAwait';
@@ -67,7 +68,14 @@ export const placePhoneCall: Operation = {
 		description:
 			'Have a voice AI agent call a phone number (E.164, e.g. +14155550123) now, after a delay or at a set time',
 	},
+	kind: 'write',
 	endpoint: 'placePhoneCall',
+	example: {
+		agentId: sampleById('agent'),
+		fromNumber: sampleById('phoneNumber'),
+		toNumber: '+14155550199',
+		fullName: 'Jane Doe',
+	},
 	fields: [
 		agentLocator(),
 		fromNumberLocator(),

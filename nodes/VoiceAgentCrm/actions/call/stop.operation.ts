@@ -3,20 +3,22 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
 /** The reason the service gives a call hung up through the stop endpoint (API reference, call states). */
 const STOPPED_BY_API = 'user_hangup';
 
-export const stop: Operation = {
+export const stopCall: Operation = {
 	option: {
 		name: 'Stop',
 		value: 'stop',
 		action: 'Stop a call',
 		description: 'Hang up a call that is ringing or in progress, by its call ID',
 	},
+	kind: 'write',
 	endpoint: 'stopCall',
+	example: { callId: sample('call') },
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');

@@ -5,7 +5,7 @@ import { filtersField, listOptionsOf, returnAllFields } from '../../shared/field
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
 	sort: z.enum(['asc', 'desc'], {
@@ -38,14 +38,16 @@ interface ChannelFilters {
 	type?: string;
 }
 
-export const getMany: Operation = {
+export const getManyChannels: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many channels',
 		description: 'List the messaging channels of the organization (WhatsApp Business and others)',
 	},
+	kind: 'list',
 	endpoint: 'listChannels',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		{

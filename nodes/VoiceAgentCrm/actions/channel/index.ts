@@ -1,12 +1,13 @@
-import type { Resource } from '../../shared/operation';
-import { getMany } from './getMany.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const channel: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Channel',
 		value: 'channel',
 		description: 'Messaging channels, such as a WhatsApp Business number',
 	},
 	defaultOperation: 'getAll',
-	operations: [getMany],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { getManyChannels } from './getMany.operation';

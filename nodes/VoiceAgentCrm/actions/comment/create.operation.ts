@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample, sampleById } from '../../shared/operation';
 import { EMAIL, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -51,7 +51,14 @@ export const createComment: Operation = {
 		action: 'Create a comment on a contact',
 		description: 'Add a comment to a contact (by contact UUID)',
 	},
+	kind: 'write',
 	endpoint: 'createComment',
+	example: {
+		contactId: sampleById('contact'),
+		content: 'Called back',
+		createdByType: 'USER',
+		createdBy: sample('memberEmail'),
+	},
 	fields: [
 		contactLocator(),
 		{

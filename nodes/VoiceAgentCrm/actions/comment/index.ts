@@ -1,12 +1,13 @@
-import type { Resource } from '../../shared/operation';
-import { createComment } from './create.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const comment: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Comment',
 		value: 'comment',
 		description: 'Notes on a contact, from a member, the system, an AI or an automation',
 	},
 	defaultOperation: 'create',
-	operations: [createComment],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { createComment } from './create.operation';

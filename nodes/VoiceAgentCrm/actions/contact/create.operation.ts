@@ -8,7 +8,7 @@ import {
 	createContactFields,
 } from './fields';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -20,7 +20,9 @@ export const createContact: Operation = {
 		description:
 			'Create a contact from its phone number (E.164) and optional name, email and details',
 	},
+	kind: 'write',
 	endpoint: 'createContact',
+	example: { phoneNumber: sample('newPhoneNumber'), additionalFields: {} },
 	fields: createContactFields,
 	execute: perItem(async function (itemIndex) {
 		const input = contactInput({

@@ -1,6 +1,6 @@
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { booleanResult } from '../../shared/results';
 import { apiRequest } from '../../transport/request';
 import { idParameter } from '../../shared/ids';
@@ -12,7 +12,9 @@ export const deleteContact: Operation = {
 		action: 'Delete a contact',
 		description: 'Delete a contact (by UUID) for good, with its tags and comments',
 	},
+	kind: 'write',
 	endpoint: 'deleteContact',
+	example: { contactId: sampleById('contact') },
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 import { idParameter } from '../../shared/ids';
 
@@ -13,7 +13,9 @@ export const getContactComments: Operation = {
 		action: 'Get the comments of a contact',
 		description: 'List the comments on a contact (by contact UUID)',
 	},
+	kind: 'read',
 	endpoint: 'listContactComments',
+	example: { contactId: sampleById('contact') },
 	fields: [contactLocator()],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { filtersField, listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 /** Filter parameter → the API's query parameter; each is a partial, case-insensitive match. */
 const FILTER_QUERY = {
@@ -20,7 +20,9 @@ export const getManyContacts: Operation = {
 		description:
 			'List contacts, optionally only those whose name, email or phone number contains a text',
 	},
+	kind: 'list',
 	endpoint: 'listContacts',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField(

@@ -1,12 +1,6 @@
-import type { Resource } from '../../shared/operation';
-import { createContact } from './create.operation';
-import { deleteContact } from './delete.operation';
-import { getContactComments } from './getComments.operation';
-import { getManyContacts } from './getMany.operation';
-import { getContactTags } from './getTags.operation';
-import { updateContact } from './update.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const contact: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Contact',
 		value: 'contact',
@@ -14,12 +8,12 @@ export const contact: Resource = {
 			'People of the organization, with their phone number, details, custom fields, tags and comments',
 	},
 	defaultOperation: 'create',
-	operations: [
-		createContact,
-		deleteContact,
-		getContactComments,
-		getManyContacts,
-		getContactTags,
-		updateContact,
-	],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { createContact } from './create.operation';
+export { deleteContact } from './delete.operation';
+export { getContactComments } from './getComments.operation';
+export { getManyContacts } from './getMany.operation';
+export { getContactTags } from './getTags.operation';
+export { updateContact } from './update.operation';

@@ -9,7 +9,7 @@ import {
 } from './fields';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { failItem, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 import { idParameter } from '../../shared/ids';
@@ -21,7 +21,9 @@ export const updateContact: Operation = {
 		action: 'Update a contact',
 		description: 'Change the fields you add of a contact (by UUID); the others keep their values',
 	},
+	kind: 'write',
 	endpoint: 'updateContact',
+	example: { contactId: sampleById('contact'), updateFields: { description: 'Updated' } },
 	fields: [contactLocator(), ...updateContactFields],
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');

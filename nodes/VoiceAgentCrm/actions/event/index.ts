@@ -1,7 +1,6 @@
-import type { Resource } from '../../shared/operation';
-import { send } from './send.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const event: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Event',
 		value: 'event',
@@ -9,5 +8,7 @@ export const event: Resource = {
 			'Business events from other systems (purchases, forms, visits), recorded on contacts',
 	},
 	defaultOperation: 'send',
-	operations: [send],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { sendEvents } from './send.operation';

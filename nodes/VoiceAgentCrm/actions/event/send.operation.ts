@@ -23,7 +23,7 @@ interface Batch {
 
 type OutputMode = 'events' | 'eventsAndSummary' | 'summary';
 
-export const send: Operation = {
+export const sendEvents: Operation = {
 	option: {
 		name: 'Send',
 		value: 'send',
@@ -31,7 +31,16 @@ export const send: Operation = {
 		description:
 			'Record business events (purchases, forms, visits) on contacts, one event per input item',
 	},
+	kind: 'send',
 	endpoint: 'sendEvents',
+	example: {
+		eventInput: 'fields',
+		eventName: 'Trial Started',
+		contactEmail: 'ana@example.com',
+		paramsInput: 'json',
+		additionalFields: {},
+		options: {},
+	},
 	fields: sendFields,
 	async execute(
 		this: IExecuteFunctions,

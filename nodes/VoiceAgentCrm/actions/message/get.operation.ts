@@ -2,20 +2,22 @@ import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample } from '../../shared/operation';
 import { NON_EMPTY, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
 const messageSchema = z.object({ messageId: NON_EMPTY });
 
-export const get: Operation = {
+export const getMessage: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a message',
 		description: 'Get one message of a conversation by its ID',
 	},
+	kind: 'read',
 	endpoint: 'getMessage',
+	example: { messageId: sample('message') },
 	fields: [
 		{
 			displayName: 'Message ID',

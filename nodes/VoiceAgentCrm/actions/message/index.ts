@@ -1,8 +1,9 @@
-import type { Resource } from '../../shared/operation';
-import { get } from './get.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const message: Resource = {
+export const resource: ResourceEntry = {
 	option: { name: 'Message', value: 'message', description: 'Messages of conversation threads' },
 	defaultOperation: 'get',
-	operations: [get],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { getMessage } from './get.operation';

@@ -1,12 +1,13 @@
-import type { Resource } from '../../shared/operation';
-import { getAll } from './getAll.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const phoneNumber: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Phone Number',
 		value: 'phoneNumber',
 		description: 'The phone numbers of the organization that calls are placed from',
 	},
 	defaultOperation: 'getAll',
-	operations: [getAll],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { getManyPhoneNumbers } from './getAll.operation';

@@ -27,7 +27,9 @@ export const createTag: Operation = {
 		action: 'Create a tag',
 		description: 'Create a tag with a name, a color and an optional label',
 	},
+	kind: 'write',
 	endpoint: 'createTag',
+	example: { name: 'follow-up', color: '#336699' },
 	fields: [
 		{
 			displayName: 'Name',

@@ -1,7 +1,7 @@
 import { idParameter } from '../../shared/ids';
 import { tagLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { booleanResult } from '../../shared/results';
 import { NON_EMPTY } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
@@ -13,7 +13,9 @@ export const deleteTag: Operation = {
 		action: 'Delete a tag',
 		description: 'Delete a tag (by UUID) and remove it from every contact',
 	},
+	kind: 'write',
 	endpoint: 'deleteTag',
+	example: { tagId: sampleById('tag') },
 	fields: [tagLocator()],
 	execute: perItem(async function (itemIndex) {
 		const tagId = idParameter(this, itemIndex, 'tagId', 'Tag', NON_EMPTY);

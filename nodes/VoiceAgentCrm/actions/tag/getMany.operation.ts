@@ -1,9 +1,7 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { apiRequest } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 export const getManyTags: Operation = {
 	option: {
@@ -12,12 +10,11 @@ export const getManyTags: Operation = {
 		action: 'Get many tags',
 		description: 'List the tags of the organization',
 	},
+	kind: 'list',
 	endpoint: 'listTags',
+	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
-		const { limit } = listOptionsOf(this, itemIndex);
-		// the tags list takes no limit/offset (inferred endpoint): one request, cut to the limit here
-		const { payload } = await apiRequest.call(this, 'listTags', { itemIndex });
-		return ((Array.isArray(payload) ? payload : []) as IDataObject[]).slice(0, limit);
+		return await apiList.call(this, 'listTags', { ...listOptionsOf(this, itemIndex), itemIndex });
 	}),
 };

@@ -1,14 +1,15 @@
-import type { Resource } from '../../shared/operation';
-import { createTag } from './create.operation';
-import { deleteTag } from './delete.operation';
-import { getManyTags } from './getMany.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const tag: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Tag',
 		value: 'tag',
 		description: 'Colored labels the organization puts on contacts',
 	},
 	defaultOperation: 'create',
-	operations: [createTag, deleteTag, getManyTags],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { createTag } from './create.operation';
+export { deleteTag } from './delete.operation';
+export { getManyTags } from './getMany.operation';

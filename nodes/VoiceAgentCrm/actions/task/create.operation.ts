@@ -59,7 +59,9 @@ export const createTask: Operation = {
 		action: 'Create a task',
 		description: 'Create a task with a short brief and optional details',
 	},
+	kind: 'write',
 	endpoint: 'createTask',
+	example: { brief: 'Call back', additionalFields: {} },
 	fields: [
 		{
 			displayName: 'Brief',

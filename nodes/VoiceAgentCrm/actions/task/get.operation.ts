@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { idParameter } from '../../shared/ids';
 import { taskLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
 
 export const getTask: Operation = {
@@ -13,7 +13,9 @@ export const getTask: Operation = {
 		action: 'Get a task',
 		description: 'Get a task by its UUID',
 	},
+	kind: 'read',
 	endpoint: 'getTask',
+	example: { taskId: sampleById('task') },
 	fields: [taskLocator()],
 	execute: perItem(async function (itemIndex) {
 		const taskId = idParameter(this, itemIndex, 'taskId', 'Task');

@@ -5,7 +5,7 @@ import { filtersField, listOptionsOf, returnAllFields } from '../../shared/field
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 import { oneOf, STATUS_OPTIONS, TASK_STATUSES } from './taskValues';
 
 const FILTERS = z.object({ status: oneOf(TASK_STATUSES).optional() });
@@ -17,7 +17,9 @@ export const getManyTasks: Operation = {
 		action: 'Get many tasks',
 		description: 'List tasks, newest first, optionally only those with a status',
 	},
+	kind: 'list',
 	endpoint: 'listTasks',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField([

@@ -1,14 +1,15 @@
-import type { Resource } from '../../shared/operation';
-import { createTask } from './create.operation';
-import { getTask } from './get.operation';
-import { getManyTasks } from './getMany.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const task: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Task',
 		value: 'task',
 		description: 'To-dos of the organization, with status, priority and assignees',
 	},
 	defaultOperation: 'create',
-	operations: [createTask, getTask, getManyTasks],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { createTask } from './create.operation';
+export { getTask } from './get.operation';
+export { getManyTasks } from './getMany.operation';

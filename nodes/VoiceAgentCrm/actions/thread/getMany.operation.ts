@@ -6,7 +6,7 @@ import { channelLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
 	status: z
@@ -15,19 +15,21 @@ const filtersSchema = z.object({
 	channel_id: z.string().trim().optional(),
 });
 
-export const getMany: Operation = {
+export const getManyThreads: Operation = {
 	option: {
 		name: 'Get Many',
 		value: 'getAll',
 		action: 'Get many threads',
 		description: 'List conversation threads, most recently updated first',
 	},
+	kind: 'list',
 	endpoint: 'listThreads',
+	example: { returnAll: false, limit: 5, filters: {} },
 	fields: [
 		...returnAllFields,
 		filtersField([
 			{
-				...channelLocator('channelId', 'Channel', false),
+				...channelLocator(false),
 				description:
 					'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
 			},

@@ -1,13 +1,14 @@
-import type { Resource } from '../../shared/operation';
-import { getMany } from './getMany.operation';
-import { update } from './update.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const thread: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'Thread',
 		value: 'thread',
 		description: 'Conversation threads between a channel and a contact',
 	},
 	defaultOperation: 'getAll',
-	operations: [getMany, update],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { getManyThreads } from './getMany.operation';
+export { updateThread } from './update.operation';

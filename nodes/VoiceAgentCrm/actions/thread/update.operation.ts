@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { threadLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -32,14 +32,16 @@ const LABELS = {
 	assigneeType: 'Assignee Type',
 };
 
-export const update: Operation = {
+export const updateThread: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
 		action: 'Update a thread',
 		description: 'Open or close a conversation thread, or change who it is assigned to',
 	},
+	kind: 'write',
 	endpoint: 'updateThread',
+	example: { threadId: sampleById('thread'), status: 'closed', assignment: 'unchanged' },
 	fields: [
 		threadLocator(),
 		{

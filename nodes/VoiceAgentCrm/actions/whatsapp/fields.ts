@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { apiList } from '../../transport/request';
+import { apiList } from '../../transport/paging';
+import { optionsField } from '../../shared/fields';
 import { contactLocator, threadLocator, wabaChannelLocator } from '../../shared/locators';
 import { shortened } from '../../transport/text';
 import { failItem, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
@@ -23,29 +24,22 @@ export const wabaRecipientFields: INodeProperties[] = [
 	},
 ];
 
-export const wabaSendOptions: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Save to Thread',
-			name: 'saveMessage',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to store the sent message in the conversation thread, so that it shows in the inbox and can be read with Message → Get',
-		},
-		{
-			...threadLocator(),
-			required: false,
-			description:
-				'A conversation thread with this contact on this channel to send in (e.g. thr-…); empty uses or starts their conversation',
-		},
-	],
-};
+export const wabaSendOptions = optionsField([
+	{
+		displayName: 'Save to Thread',
+		name: 'saveMessage',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to store the sent message in the conversation thread, so that it shows in the inbox and can be read with Message → Get',
+	},
+	{
+		...threadLocator(),
+		required: false,
+		description:
+			'A conversation thread with this contact on this channel to send in (e.g. thr-…); empty uses or starts their conversation',
+	},
+]);
 
 const recipientSchema = z.object({
 	channelId: NON_EMPTY,

@@ -1,12 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { listOptionsOf, returnAllFields } from '../../shared/fields';
 import { idParameter } from '../../shared/ids';
 import { channelLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { NON_EMPTY } from '../../shared/validation';
-import { apiRequest } from '../../transport/request';
+import { apiList } from '../../transport/paging';
 
 export const getTemplates: Operation = {
 	option: {
@@ -15,7 +13,9 @@ export const getTemplates: Operation = {
 		action: 'Get message templates of a channel',
 		description: 'List the message templates of a WhatsApp Business channel, one item per template',
 	},
+	kind: 'read',
 	endpoint: 'listTemplates',
+	example: { channelId: sampleById('channel'), returnAll: false, limit: 5 },
 	fields: [
 		{
 			...channelLocator(),
@@ -27,12 +27,11 @@ export const getTemplates: Operation = {
 	execute: perItem(async function (itemIndex) {
 		// channel IDs are opaque text (e.g. chn_…), not UUIDs
 		const channelId = idParameter(this, itemIndex, 'channelId', 'Channel', NON_EMPTY);
-		const { limit } = listOptionsOf(this, itemIndex);
 		// every template, approved or not: a workflow may check what is still pending review
-		const { payload } = await apiRequest.call(this, 'listTemplates', {
+		return await apiList.call(this, 'listTemplates', {
+			...listOptionsOf(this, itemIndex),
 			query: { channel_id: channelId },
 			itemIndex,
 		});
-		return ((Array.isArray(payload) ? payload : []) as IDataObject[]).slice(0, limit);
 	}),
 };

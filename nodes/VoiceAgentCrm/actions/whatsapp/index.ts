@@ -1,10 +1,6 @@
-import type { Resource } from '../../shared/operation';
-import { getTemplates } from './getTemplates.operation';
-import { sendMedia } from './sendMedia.operation';
-import { sendMessage } from './sendMessage.operation';
-import { sendTemplate } from './sendTemplate.operation';
+import type { ResourceEntry } from '../../shared/operation';
 
-export const whatsapp: Resource = {
+export const resource: ResourceEntry = {
 	option: {
 		name: 'WhatsApp (WABA)',
 		value: 'whatsapp',
@@ -12,5 +8,10 @@ export const whatsapp: Resource = {
 			'Send media, approved templates and text messages through a WhatsApp Business channel',
 	},
 	defaultOperation: 'sendTemplate',
-	operations: [getTemplates, sendMedia, sendMessage, sendTemplate],
 };
+
+// its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
+export { getTemplates } from './getTemplates.operation';
+export { sendMedia } from './sendMedia.operation';
+export { sendMessage } from './sendMessage.operation';
+export { sendTemplate } from './sendTemplate.operation';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { failItem, HTTP_URL, validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
 
@@ -120,7 +120,16 @@ export const sendMedia: Operation = {
 		description:
 			'Send an image, video, audio or document to a contact on WhatsApp, inside the 24-hour window',
 	},
+	kind: 'send',
 	endpoint: 'sendMedia',
+	example: {
+		channelId: sampleById('channel'),
+		contactId: sampleById('contact'),
+		mediaType: 'image',
+		mediaSource: 'url',
+		mediaUrl: 'https://cdn.example.com/a.jpg',
+		options: {},
+	},
 	fields: [
 		...wabaRecipientFields,
 		{

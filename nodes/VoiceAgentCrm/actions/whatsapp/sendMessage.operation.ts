@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 import { wabaRecipientFields, wabaRecipientOf, wabaSendBody, wabaSendOptions } from './fields';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sampleById } from '../../shared/operation';
 import { validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
 
@@ -18,7 +18,14 @@ export const sendMessage: Operation = {
 		action: 'Send a WhatsApp text message',
 		description: 'Send a text message to a contact on WhatsApp, inside the 24-hour window',
 	},
+	kind: 'send',
 	endpoint: 'sendMessage',
+	example: {
+		channelId: sampleById('channel'),
+		contactId: sampleById('contact'),
+		content: 'Hello',
+		options: {},
+	},
 	fields: [
 		...wabaRecipientFields,
 		{

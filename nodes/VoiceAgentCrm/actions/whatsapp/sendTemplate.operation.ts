@@ -9,7 +9,7 @@ import {
 	wabaSendOptions,
 } from './fields';
 import type { Operation } from '../../shared/operation';
-import { perItem } from '../../shared/operation';
+import { perItem, sample, sampleById } from '../../shared/operation';
 import { failItem, NON_EMPTY, validateItem } from '../../shared/validation';
 import { wabaSend } from './send';
 import { approvedLanguageOf, parseTemplateChoice } from './template';
@@ -116,7 +116,17 @@ export const sendTemplate: Operation = {
 		action: 'Send a WhatsApp template message',
 		description: 'Send an approved message template to a contact on WhatsApp, at any time',
 	},
+	kind: 'send',
 	endpoint: 'sendTemplate',
+	example: {
+		channelId: sampleById('channel'),
+		contactId: sampleById('contact'),
+		templateName: sample('template'),
+		languageCode: 'en_US',
+		componentsInput: 'json',
+		componentsJson: '[]',
+		options: {},
+	},
 	fields: [
 		...wabaRecipientFields,
 		{

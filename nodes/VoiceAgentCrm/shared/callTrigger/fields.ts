@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties, IPollFunctions, IWebhookFunctions } 
 import { NodeOperationError } from 'n8n-workflow';
 
 import { recordingFields, recordingProperty } from '../recording';
+import { CALL_RESULT_OPTIONS } from '../callVocabulary';
 import { agentLocator } from '../locators';
 import { TRANSCRIPT_CHOICES, transcriptOptionsField } from '../transcriptOptions';
 import type { CallSettings } from './record';
@@ -13,7 +14,7 @@ export type TriggerContext = IPollFunctions | IWebhookFunctions;
 export function callFilterFields(analysisOption: { description: string }): INodeProperties[] {
 	return [
 		{
-			...agentLocator('agentId', 'Agent', false),
+			...agentLocator(false),
 			description: 'Only calls of this voice agent. Leave empty for calls of every agent.',
 		},
 		{
@@ -31,13 +32,7 @@ export function callFilterFields(analysisOption: { description: string }): INode
 			displayName: 'Result',
 			name: 'results',
 			type: 'multiOptions',
-			options: [
-				{ name: 'Answered', value: 'answered' },
-				{ name: 'Busy', value: 'busy' },
-				{ name: 'Failed', value: 'failed' },
-				{ name: 'No Answer', value: 'no_answer' },
-				{ name: 'Voicemail', value: 'voicemail' },
-			],
+			options: CALL_RESULT_OPTIONS,
 			default: [],
 			description:
 				'Only calls with these results. Leave empty for every result (canceled calls have none).',

@@ -1,0 +1,74 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints';
+import { apiRequest, type ApiContext, type RequestOptions } from './request';
+
+/**
+ * The one pager: every list the nodes read (the operations, the triggers' scans, the editor's
+ * pickers) goes through it, and whether a list pages is the endpoint table's `pages`.
+ */
+
+/** Page size cap of the listing endpoints (API reference, "Limits"). */
+export const MAX_PAGE_SIZE = 1000;
+
+export interface PageRequest extends Omit<RequestOptions, 'body'> {
+	/** Where the page starts; 0 by default. */
+	offset?: number;
+	/** How many records at most. */
+	size: number;
+}
+
+export interface Page {
+	records: IDataObject[];
+	/** Where the next page starts; undefined when the list has ended here. */
+	next?: number;
+}
+
+/**
+ * One page of a list. The list has ended with a page that comes back short or reaches the total
+ * the answer carries; a list that does not page answers whole, in one page.
+ */
+export async function readPage(
+	this: ApiContext,
+	name: EndpointName,
+	{ offset = 0, size, ...options }: PageRequest,
+): Promise<Page> {
+	const endpoint: Endpoint = ENDPOINTS[name];
+	const query = endpoint.pages ? { ...options.query, limit: size, offset } : options.query;
+	const { payload, total } = await apiRequest.call(this, name, { ...options, query });
+	const records = (Array.isArray(payload) ? payload : []) as IDataObject[];
+	if (!endpoint.pages) return { records };
+	const end = offset + records.length;
+	const ended = records.length < size || (total !== undefined && end >= total);
+	return { records, next: ended ? undefined : end };
+}
+
+export interface ListRequest extends Omit<RequestOptions, 'body'> {
+	returnAll: boolean;
+	/** Used when `returnAll` is false. */
+	limit?: number;
+}
+
+/**
+ * A whole list, or its first `limit` records: a thousand at a time, stopping as soon as enough
+ * are read or the list ends.
+ */
+export async function apiList(
+	this: ApiContext,
+	name: EndpointName,
+	{ returnAll, limit, ...options }: ListRequest,
+): Promise<IDataObject[]> {
+	const wanted = returnAll ? Infinity : Math.max(0, limit ?? 50);
+	const records: IDataObject[] = [];
+	let next: number | undefined = 0;
+	while (next !== undefined && records.length < wanted) {
+		const page: Page = await readPage.call(this, name, {
+			...options,
+			offset: next,
+			size: Math.min(MAX_PAGE_SIZE, wanted - records.length),
+		});
+		records.push(...page.records.slice(0, wanted - records.length));
+		next = page.next;
+	}
+	return records;
+}
