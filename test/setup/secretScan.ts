@@ -30,7 +30,7 @@ function recording(next?: Logger): Logger {
 	for (const level of LEVELS)
 		logger[level] = (message, meta) => {
 			record([message, meta]);
-			next?.[level](message, meta);
+			next?.[level](message, meta as never);
 		};
 	return logger as unknown as Logger;
 }

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodeParameterResourceLocator } from 'n8n-workflow';
 
+import { PHONE_INPUT_HINT } from './fields';
 import { UUID_PATTERN } from './text';
 
 /**
@@ -159,8 +160,8 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 export const fromNumberLocator = (
 	name = 'fromNumber',
 	displayName = 'From Number',
-): INodeProperties =>
-	locator({
+): INodeProperties => ({
+	...locator({
 		displayName,
 		name,
 		searchListMethod: 'searchPhoneNumbers',
@@ -170,7 +171,9 @@ export const fromNumberLocator = (
 		idLabel: 'By Number',
 		// as pasted: spaces, dashes, dots and parentheses are dropped before the E.164 check of the run
 		idPattern: '^\\+[\\d\\s().-]{8,}$',
-	});
+	}),
+	hint: PHONE_INPUT_HINT,
+});
 
 /** The organization number a call is placed from, as its ID (contact calls). */
 export const fromNumberIdLocator = (
