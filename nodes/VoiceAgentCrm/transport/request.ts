@@ -259,19 +259,23 @@ export async function apiRequest<T = unknown>(
 		disableFollowRedirect: true,
 		timeout: options.timeoutMs ?? RETRY_LIMITS.timeoutMs,
 	};
-	const fail = (failure: Failure, extra?: string) =>
-		failureError(this.getNode(), endpoint, failure, {
-			itemIndex,
-			repeatable: isRepeatable(endpoint, options),
-			extra,
-		});
-	noteAttempt(this, endpoint, itemIndex);
-
 	let rateLimitTries = 0;
 	let rateLimitWaitedMs = 0;
 	let transientTries = 0;
 	let redirects = 0;
 	let repeatedAfterUncertainAttempt = false;
+	const fail = (failure: Failure, extra?: string) => {
+		const error = failureError(this.getNode(), endpoint, failure, {
+			itemIndex,
+			repeatable: isRepeatable(endpoint, options),
+			extra,
+		});
+		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
+			refusedAfterUncertainAttempt.set(error, failure.status);
+		return error;
+	};
+	noteAttempt(this, endpoint, itemIndex);
+
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
 		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries)
 			return false;
@@ -366,6 +370,18 @@ export async function apiRequest<T = unknown>(
 		if (await repeatAfter(failure)) continue;
 		throw fail(failure);
 	}
+}
+
+/** Errors of a repeat that followed an uncertain attempt, with the status the repeat met. */
+const refusedAfterUncertainAttempt = new WeakMap<object, number>();
+
+/**
+ * The HTTP status of a failure met by a repeat that followed an uncertain attempt (a lost or cut
+ * answer, a 5xx), when `error` is one: that first attempt may have done what the repeat is refused
+ * for (Cancel's repeat meets 409 "not scheduled" because the first attempt canceled the call).
+ */
+export function statusAfterUncertainAttempt(error: unknown): number | undefined {
+	return error && typeof error === 'object' ? refusedAfterUncertainAttempt.get(error) : undefined;
 }
 
 /**

@@ -1,10 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
-import { apiRequest } from '../../transport/request';
+import { apiRequest, statusAfterUncertainAttempt } from '../../transport/request';
+
+/** The status endpoint's word for a call canceled through the cancel endpoint (API reference, call states). */
+const CANCELED = 'canceled';
 
 export const cancel: Operation = {
 	option: {
@@ -17,10 +20,40 @@ export const cancel: Operation = {
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		const { payload } = await apiRequest.call(this, 'cancelCall', {
-			params: { callId },
-			itemIndex,
-		});
-		return payload as IDataObject;
+		try {
+			const { payload } = await apiRequest.call(this, 'cancelCall', {
+				params: { callId },
+				itemIndex,
+			});
+			return payload as IDataObject;
+		} catch (error) {
+			if (statusAfterUncertainAttempt(error) !== 409) throw error;
+			return await canceledByFirstAttempt(this, callId, itemIndex, error);
+		}
 	}),
 };
+
+/**
+ * The first cancel request got no clear answer (lost, cut, a 5xx) and its repeat was refused with
+ * 409 because the call was no longer scheduled. If the call's status reads canceled, it was this
+ * run's first request that canceled it: say so, and how the node knows, rather than fail.
+ */
+async function canceledByFirstAttempt(
+	context: IExecuteFunctions,
+	callId: string,
+	itemIndex: number,
+	refusal: unknown,
+): Promise<IDataObject> {
+	const { payload } = await apiRequest.call(context, 'getCallStatus', {
+		params: { callId },
+		itemIndex,
+	});
+	if ((payload as IDataObject).call_status !== CANCELED) throw refusal;
+	return {
+		call_id: callId,
+		canceled: true,
+		call_status: CANCELED,
+		canceled_how:
+			"This run's first cancel request got no clear answer; its repeat was refused because the call was no longer scheduled, and the call's status reads canceled.",
+	};
+}
