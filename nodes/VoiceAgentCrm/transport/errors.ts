@@ -18,7 +18,7 @@ export type Failure =
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
 	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
-	| { kind: 'unreadable'; status: number; what: string }
+	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean }
 	/**
 	 * A redirect the transport did not follow (`transport/redirects.ts`): `target` is the origin it
 	 * pointed at; `why` says why it was not followed.
@@ -122,7 +122,10 @@ export function failureError(
 		tookEffectOnce
 			? (contract.notRepeated ?? 'It was not sent again, so that it does not take effect twice.')
 			: '',
-		uncertain && circumstances.repeatable && endpoint.method !== 'GET'
+		uncertain &&
+		circumstances.repeatable &&
+		endpoint.method !== 'GET' &&
+		failure.kind !== 'unreadable'
 			? 'The request reached the service and may have taken effect.'
 			: '',
 		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
@@ -130,7 +133,9 @@ export function failureError(
 	].filter(Boolean);
 	const headline = tookEffectOnce
 		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
-		: generalHeadline(endpoint, failure);
+		: failure.kind === 'unreadable' && endpoint.method !== 'GET' && !failure.webPage
+			? tookEffectHeadline(endpoint, failure)
+			: generalHeadline(endpoint, failure);
 	const response: JsonObject =
 		failure.kind === 'status'
 			? { statusCode: failure.status, message: failure.apiMessage }
@@ -155,6 +160,18 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 		case 'redirect':
 			return `the service answered with a redirect (HTTP ${failure.status}) to ${failure.target}, which was not followed`;
 	}
+}
+
+/**
+ * A write the service answered with a 2xx the node cannot read (not a web page), where running it
+ * again is safe (an update, a stop, a cancel, events with IDs): the 2xx says it took effect; only
+ * its answer is missing or odd. A web page is still "a wrong Base URL".
+ */
+function tookEffectHeadline(
+	endpoint: Endpoint,
+	failure: Extract<Failure, { kind: 'unreadable' }>,
+): string {
+	return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status}: the request took effect, but its answer could not be read (${failure.what}). Running the item again is safe: this request does not take effect twice.`;
 }
 
 function generalHeadline(endpoint: Endpoint, failure: Failure): string {

@@ -325,7 +325,13 @@ export async function apiRequest<T = unknown>(
 		const { parsed, malformed } = parseBody(response.body);
 
 		if (status >= 200 && status < 300) {
-			if (malformed) throw fail({ kind: 'unreadable', status, what: 'a body that is not JSON' });
+			if (malformed)
+				throw fail({
+					kind: 'unreadable',
+					status,
+					what: 'a body that is not JSON',
+					webPage: isWebPage(response, parsed),
+				});
 			const answer = unwrap(endpoint, keys.value(parsed));
 			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
 			noteWrite(this, endpoint, itemIndex, answer.payload);
