@@ -4,6 +4,7 @@ import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
+import { withCallId } from '../../shared/results';
 import { apiRequest, statusAfterUncertainAttempt } from '../../transport/request';
 
 /** The status endpoint's word for a call canceled through the cancel endpoint (API reference, call states). */
@@ -25,7 +26,7 @@ export const cancel: Operation = {
 				params: { callId },
 				itemIndex,
 			});
-			return payload as IDataObject;
+			return withCallId(payload as IDataObject, callId);
 		} catch (error) {
 			if (statusAfterUncertainAttempt(error) !== 409) throw error;
 			return await canceledByFirstAttempt(this, callId, itemIndex, error);

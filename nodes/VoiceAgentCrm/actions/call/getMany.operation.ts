@@ -5,6 +5,7 @@ import { filtersField, listOptionsOf, returnAllFields } from '../../shared/field
 import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
+import { withCallId } from '../../shared/results';
 import { UUID, validateItem } from '../../shared/validation';
 import { apiList } from '../../transport/request';
 
@@ -83,10 +84,11 @@ export const getMany: Operation = {
 		const query: IDataObject = {};
 		if (given.agentId) query.agent_id = given.agentId;
 		if (given.status) query.call_status = given.status;
-		return (await apiList.call(this, 'listCalls', {
+		const calls = (await apiList.call(this, 'listCalls', {
 			...listOptionsOf(this, itemIndex),
 			query,
 			itemIndex,
 		})) as IDataObject[];
+		return calls.map((call) => withCallId(call));
 	}),
 };

@@ -4,6 +4,7 @@ import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
+import { withCallId } from '../../shared/results';
 import { apiRequest } from '../../transport/request';
 
 export const getStatus: Operation = {
@@ -22,6 +23,6 @@ export const getStatus: Operation = {
 			params: { callId },
 			itemIndex,
 		});
-		return payload as IDataObject;
+		return withCallId(payload as IDataObject, callId);
 	}),
 };
