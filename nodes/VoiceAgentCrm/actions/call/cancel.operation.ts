@@ -21,16 +21,15 @@ export const cancel: Operation = {
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		try {
-			const { payload } = await apiRequest.call(this, 'cancelCall', {
-				params: { callId },
-				itemIndex,
-			});
-			return withCallId(payload as IDataObject, callId);
-		} catch (error) {
-			if (statusAfterUncertainAttempt(error) !== 409) throw error;
-			return await canceledByFirstAttempt(this, callId, itemIndex, error);
-		}
+		const answer = await apiRequest
+			.call(this, 'cancelCall', { params: { callId }, itemIndex })
+			.then(
+				({ payload }) => ({ canceled: withCallId(payload as IDataObject, callId) }),
+				(refusal: unknown) => ({ refusal }),
+			);
+		if ('canceled' in answer) return answer.canceled;
+		if (statusAfterUncertainAttempt(answer.refusal) !== 409) throw answer.refusal;
+		return await canceledByFirstAttempt(this, callId, itemIndex, answer.refusal);
 	}),
 };
 
