@@ -5,9 +5,9 @@
  */
 
 /** Quoted fragments of the key this long or longer are removed; shorter ones match by accident. */
-export const MIN_KEY_FRAGMENT = 8;
+const MIN_KEY_FRAGMENT = 8;
 
-export const API_KEY_SHOWN_AS = '[API key removed]';
+const API_KEY_SHOWN_AS = '[API key removed]';
 const USERINFO_SHOWN_AS = '[Base URL user info removed]';
 
 export interface KeyRemover {
@@ -17,8 +17,23 @@ export interface KeyRemover {
 	value<T>(value: T): T;
 }
 
+/** Removers of the credentials in use, so that each request does not build its own again. */
+const removers = new Map<string, KeyRemover>();
+const REMOVERS_KEPT = 16;
+
 /** The remover for one credential: its API key and the user info of its Base URL. */
 export function keyRemover(apiKey: string | undefined, baseUrl?: string): KeyRemover {
+	const id = JSON.stringify([apiKey, baseUrl]);
+	let remover = removers.get(id);
+	if (!remover) {
+		if (removers.size >= REMOVERS_KEPT) removers.delete(removers.keys().next().value as string);
+		remover = newKeyRemover(apiKey, baseUrl);
+		removers.set(id, remover);
+	}
+	return remover;
+}
+
+function newKeyRemover(apiKey: string | undefined, baseUrl?: string): KeyRemover {
 	const fragments = fragmentsOf(apiKey ? keyForms(apiKey) : []);
 	const userinfo = baseUrl ? userinfoForms(baseUrl) : [];
 	const text = (input: string) => withoutFragments(withoutExact(input, userinfo), fragments);
@@ -38,7 +53,7 @@ export function keyRemover(apiKey: string | undefined, baseUrl?: string): KeyRem
  * three byte alignments it can have inside a longer encoded text (only the characters that depend
  * on the key alone).
  */
-export function keyForms(apiKey: string): string[] {
+function keyForms(apiKey: string): string[] {
 	const forms = new Set([apiKey, encodeURIComponent(apiKey)]);
 	const bytes = Buffer.from(apiKey, 'utf8');
 	for (let pad = 0; pad < 3; pad++) {
@@ -87,7 +102,7 @@ function userinfoForms(baseUrl: string): string[] {
 	return [...forms].filter(Boolean).sort((a, b) => b.length - a.length);
 }
 
-/** The Base URL without its `user:password@`, for messages that name it. */
+/** The Base URL without its `user:password@`, for messages that name it (the credential test). */
 export function withoutUserinfo(baseUrl: string): string {
 	return baseUrl.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#@\s]*@/i, '$1');
 }
