@@ -9,19 +9,24 @@
  * from 8 characters on; `test/reliability/keyForms.test.ts` checks those shorter parts by hand.
  * The scan reads this independently of the nodes' own removal, so a form the nodes miss shows.
  */
-const BLOCK = 8;
-/** Every part this long contains one of the key's `BLOCK`-aligned blocks whole. */
-export const SCANNED_FRAGMENT = 2 * BLOCK - 1;
+const WINDOW = 8;
+/**
+ * Every part this long contains a window that starts at a multiple of `WINDOW` in the scanned
+ * text, so the scan reads one window in `WINDOW` positions.
+ */
+export const SCANNED_FRAGMENT = 2 * WINDOW - 1;
 
-/** Lower-case block of a form of a registered key → that key. */
-const blocks = new Map<string, string>();
+/** Every lower-case window of every form of a registered key → that key. */
+const windows = new Map<string, string>();
 
 export function registerSecret(value: string): void {
 	// short values would match by accident; real and test keys are long
 	if (value.length < 12) return;
-	for (const form of formsOf(value))
-		for (let at = 0; at + BLOCK <= form.length; at += BLOCK)
-			blocks.set(form.slice(at, at + BLOCK).toLowerCase(), value);
+	for (const form of formsOf(value)) {
+		const lower = form.toLowerCase();
+		for (let at = 0; at + WINDOW <= lower.length; at++)
+			windows.set(lower.slice(at, at + WINDOW), value);
+	}
 }
 
 function formsOf(key: string): string[] {
@@ -41,10 +46,10 @@ function formsOf(key: string): string[] {
 
 /** The registered secret found in `text`, if any (never the secret itself in the message). */
 export function findSecret(text: string): string | undefined {
-	if (!blocks.size) return undefined;
+	if (!windows.size) return undefined;
 	const lower = text.toLowerCase();
-	for (let i = 0; i + BLOCK <= lower.length; i++) {
-		const key = blocks.get(lower.slice(i, i + BLOCK));
+	for (let at = 0; at + WINDOW <= lower.length; at += WINDOW) {
+		const key = windows.get(lower.slice(at, at + WINDOW));
 		if (key) return `a key ending in …${key.slice(-4)} (or a part or an encoding of it)`;
 	}
 	return undefined;

@@ -119,7 +119,7 @@ describe('a repeatable write answered 2xx with an unreadable body says it took e
 		])('%s: "the request took effect"', async (_label, fault) => {
 			const { error } = await answerWith(write, fault);
 			expect(error?.message).toContain(
-				'HTTP 200: the request took effect, but its answer could not be read',
+				'the request took effect, but its answer could not be read. You can run the item again',
 			);
 			expect(error?.message).not.toMatch(/wrong Base URL/);
 			expect(error?.description).not.toMatch(/may have taken effect/);

@@ -171,7 +171,12 @@ function tookEffectHeadline(
 	endpoint: Endpoint,
 	failure: Extract<Failure, { kind: 'unreadable' }>,
 ): string {
-	return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status}: the request took effect, but its answer could not be read (${failure.what}). Running the item again is safe: this request does not take effect twice.`;
+	// a batch takes effect event by event: the unread answer held each one's outcome
+	const each =
+		endpoint.repeat === 'eventIds'
+			? ' Each of its events may have been stored or refused; run again, those stored are answered duplicate.'
+			: '';
+	return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} and ${failure.what}: the request took effect, but its answer could not be read. You can run the item again: this request does not take effect twice.${each}`;
 }
 
 function generalHeadline(endpoint: Endpoint, failure: Failure): string {

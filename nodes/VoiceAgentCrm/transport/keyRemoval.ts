@@ -41,9 +41,13 @@ function newKeyRemover(apiKey: string | undefined, baseUrl?: string): KeyRemover
 		text,
 		value: <T>(value: T): T => {
 			if (value === undefined || (!fragments.texts.size && !userinfo.length)) return value;
-			const serialized = JSON.stringify(value);
-			if (serialized === undefined || text(serialized) === serialized) return value;
-			return cleaned(value, text) as T;
+			// one pass over the whole answer; strings with markup are looked at one by one
+			const serialized = JSON.stringify(value) ?? '';
+			const found =
+				serialized.includes('<') ||
+				rangesOf(serialized, fragments).length > 0 ||
+				userinfo.some((form) => serialized.includes(form));
+			return found ? (cleaned(value, text) as T) : value;
 		},
 	};
 }
