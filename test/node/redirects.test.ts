@@ -77,7 +77,7 @@ describe('redirects: the API key stays on the Base URL origin and a write stays 
 		);
 	});
 
-	it('a redirect to the same host on another scheme is another origin: not followed, and the error says to write https://', async () => {
+	it('a redirect to the same host on another scheme is another origin: not followed, and the error says what to write as the Base URL', async () => {
 		const httpsTarget = sim.baseUrl.replace('http://', 'https://');
 		sim.faults.inject({
 			method: 'GET',
@@ -86,7 +86,8 @@ describe('redirects: the API key stays on the Base URL origin and a write stays 
 		});
 		const { error } = await run(requests.read.parameters);
 		expect(error?.message).toContain(httpsTarget);
-		expect(error?.message).toContain('write that in the Base URL');
+		expect(error?.message).toContain(`write ${httpsTarget} as the Base URL`);
+		expect(error?.message).toContain('the API key was not sent there');
 		expect(sim.requestsTo('GET', '/v1/tags')).toHaveLength(1);
 	});
 

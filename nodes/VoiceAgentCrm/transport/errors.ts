@@ -25,7 +25,7 @@ export type Failure =
 	 */
 	| { kind: 'redirect'; status: number; target: string; why: RedirectRefusal };
 
-export type RedirectRefusal = 'otherOrigin' | 'changesMethod' | 'tooMany';
+export type RedirectRefusal = 'otherOrigin' | 'otherScheme' | 'changesMethod' | 'tooMany';
 
 /** What the transport did about the failure, for the advice. */
 export interface Circumstances {
@@ -199,7 +199,9 @@ function redirectHeadline(
 	const { status, target } = failure;
 	switch (failure.why) {
 		case 'otherOrigin':
-			return `The service redirected the request to another host (${target}, HTTP ${status}). The redirect was not followed, so the API key was not sent there. Check the Base URL in the credential: it must be the API's own address, scheme and port included${/^https:/i.test(target) ? ' (if the service moved to https://, write that in the Base URL)' : ''}.`;
+			return `The service redirected the request to another host (${target}, HTTP ${status}). The redirect was not followed, so the API key was not sent there. Check the Base URL in the credential: it must be the API's own address.`;
+		case 'otherScheme':
+			return `The service redirected the request to ${target} (HTTP ${status}), the same host on another scheme. The redirect was not followed, so the API key was not sent there. If the API is served there, write ${target} as the Base URL in the credential.`;
 		case 'changesMethod':
 			return `The service answered ${endpoint.method} ${endpoint.path} with a redirect (HTTP ${status}) that would send it again as a GET. The node never changes a write into a read, so it was not followed: ${BASE_URL_ADVICE}.`;
 		case 'tooMany':

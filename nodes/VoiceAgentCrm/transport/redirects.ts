@@ -31,6 +31,14 @@ export function isOnOrigin(url: string, baseUrl: string): boolean {
 	return origin !== undefined && originOf(url) === origin;
 }
 
+function hostOf(url: string): string | undefined {
+	try {
+		return new URL(url).host;
+	} catch {
+		return undefined;
+	}
+}
+
 export type RedirectStep =
 	| { follow: string }
 	| { refuse: RedirectRefusal; status: number; target: string };
@@ -57,7 +65,12 @@ export function redirectStep(
 	}
 	const target = originOf(next);
 	if (!target) return undefined;
-	if (!isOnOrigin(next, baseUrl)) return { refuse: 'otherOrigin', status, target };
+	if (!isOnOrigin(next, baseUrl))
+		return {
+			refuse: hostOf(next) === hostOf(baseUrl) ? 'otherScheme' : 'otherOrigin',
+			status,
+			target,
+		};
 	if (method !== 'GET' && !METHOD_KEEPING.has(status))
 		return { refuse: 'changesMethod', status, target };
 	if (hops >= MAX_SAME_ORIGIN_REDIRECTS) return { refuse: 'tooMany', status, target };
