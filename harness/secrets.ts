@@ -3,39 +3,84 @@
  * line. Every key the harness hands to a credential is registered here; every run through the
  * engine is scanned, and every console or n8n logger line of every test is scanned after it
  * (see `setupSecrets.ts`), so the whole suite asserts it without each test having to.
+ *
+ * Not only the key as is: any part of it of `SCANNED_FRAGMENT` characters or more, in any case,
+ * its base64 (at any alignment, and base64url) and its URL-encoded form. The nodes remove parts
+ * from 8 characters on; `test/reliability/keyForms.test.ts` checks those shorter parts by hand.
+ * The scan reads this independently of the nodes' own removal, so a form the nodes miss shows.
  */
-const secrets = new Set<string>();
+const WINDOW = 8;
+/**
+ * Every part this long contains a window that starts at a multiple of `WINDOW` in the scanned
+ * text, so the scan reads one window in `WINDOW` positions.
+ */
+export const SCANNED_FRAGMENT = 2 * WINDOW - 1;
+
+/** Every lower-case window of every form of a registered key → that key. */
+const windows = new Map<string, string>();
 
 export function registerSecret(value: string): void {
 	// short values would match by accident; real and test keys are long
-	if (value.length >= 12) secrets.add(value);
+	if (value.length < 12) return;
+	for (const form of formsOf(value)) {
+		const lower = form.toLowerCase();
+		for (let at = 0; at + WINDOW <= lower.length; at++)
+			windows.set(lower.slice(at, at + WINDOW), value);
+	}
+}
+
+function formsOf(key: string): string[] {
+	const bytes = Buffer.from(key, 'utf8');
+	const forms = [key, encodeURIComponent(key)];
+	for (let pad = 0; pad < 3; pad++) {
+		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+		// the characters that depend on the key's bytes alone
+		const core = encoded.slice(
+			Math.ceil((8 * pad) / 6),
+			Math.floor((8 * (pad + bytes.length)) / 6),
+		);
+		forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return forms;
 }
 
 /** The registered secret found in `text`, if any (never the secret itself in the message). */
 export function findSecret(text: string): string | undefined {
-	for (const secret of secrets)
-		if (text.includes(secret)) return `a key ending in …${secret.slice(-4)}`;
+	if (!windows.size) return undefined;
+	const lower = text.toLowerCase();
+	for (let at = 0; at + WINDOW <= lower.length; at += WINDOW) {
+		const key = windows.get(lower.slice(at, at + WINDOW));
+		if (key) return `a key ending in …${key.slice(-4)} (or a part or an encoding of it)`;
+	}
 	return undefined;
 }
 
 export function assertNoSecret(what: string, value: unknown): void {
-	const text = typeof value === 'string' ? value : JSON.stringify(value, errorAware);
-	const found = text === undefined ? undefined : findSecret(text);
+	const found = findSecret(visibleText(value));
 	if (found) throw new Error(`${what} contains ${found}`);
 }
 
-/** Errors serialize with their message, description and cause, which JSON.stringify skips. */
-function errorAware(_key: string, value: unknown): unknown {
-	if (value instanceof Error) {
-		const e = value as Error & { description?: unknown; cause?: unknown; context?: unknown };
-		return {
-			name: e.name,
-			message: e.message,
-			description: e.description,
-			context: e.context,
-			cause: e.cause,
-			stack: e.stack,
-		};
-	}
-	return value;
+/**
+ * Every string a value holds, one a line: errors with all their own properties, the
+ * non-enumerable ones included (message, stack, description, cause, context, …), cycles once.
+ */
+export function visibleText(value: unknown): string {
+	const texts: string[] = [];
+	const seen = new Set<object>();
+	const visit = (entry: unknown): void => {
+		if (typeof entry === 'string') texts.push(entry);
+		else if (typeof entry === 'number' || typeof entry === 'boolean') texts.push(String(entry));
+		else if (entry && typeof entry === 'object' && !seen.has(entry)) {
+			seen.add(entry);
+			if (Buffer.isBuffer(entry) || ArrayBuffer.isView(entry)) return;
+			if (entry instanceof Map) return [...entry].forEach(visit);
+			if (entry instanceof Set) return [...entry].forEach(visit);
+			for (const name of Object.getOwnPropertyNames(entry)) {
+				texts.push(name);
+				visit((entry as Record<string, unknown>)[name]);
+			}
+		}
+	};
+	visit(value);
+	return texts.join('\n');
 }

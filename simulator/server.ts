@@ -135,7 +135,7 @@ export class Simulator {
 		apiKey?: string,
 	): Organization {
 		const org = newOrganization(
-			apiKey ?? `vak_${randomBytes(18).toString('hex')}`,
+			apiKey ?? `vak_${randomBytes(27).toString('base64url')}`,
 			settings,
 			this.clock,
 		);

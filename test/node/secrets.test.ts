@@ -17,4 +17,19 @@ describe('the secret scan that guards every run', () => {
 		).toThrow();
 		expect(() => assertNoSecret('clean', { json: { note: 'nothing here' } })).not.toThrow();
 	});
+
+	it('catches a part of the key, another case and its encodings, in non-enumerable error properties too', () => {
+		const key = 'vak_Scan+Me/If=You&Can_0123456789';
+		registerSecret(key);
+		const found = (text: string) => () => assertNoSecret('text', { json: { note: text } });
+		expect(found(`…${key.slice(3, 18)}…`)).toThrow(/part or an encoding/);
+		expect(found(key.toUpperCase())).toThrow();
+		expect(found(Buffer.from(`x-api-key: ${key}`).toString('base64'))).toThrow();
+		expect(found(Buffer.from(`x-api-key:${key}`).toString('base64url'))).toThrow();
+		expect(found(encodeURIComponent(key))).toThrow();
+		const hidden = new Error('fine');
+		Object.defineProperty(hidden, 'detail', { value: key.slice(-16), enumerable: false });
+		expect(() => assertNoSecret('error', { error: hidden })).toThrow();
+		expect(found(key.slice(1, 8))).not.toThrow();
+	});
 });

@@ -15,6 +15,7 @@ import {
 } from '../shared/download';
 import { ENDPOINTS, endpointPath, type Endpoint } from '../transport/endpoints';
 import { apiMessageOf, generalHeadline, type Failure } from '../transport/errors';
+import { keyRemover, withoutUserinfo } from '../transport/keyRemoval';
 import { isWebPage, noAnswerOf, normalizeBaseUrl } from '../transport/request';
 import { shortened } from '../transport/text';
 
@@ -192,7 +193,7 @@ function verdict(
 			generalHeadline(PROBE_ENDPOINT, {
 				kind: 'status',
 				status: statusCode,
-				apiMessage: apiMessageOf(body, apiKey),
+				apiMessage: apiMessageOf(body, keyRemover(apiKey, baseUrl)),
 				json: typeof body === 'object' && body !== null,
 				webPage,
 			}),
@@ -204,11 +205,6 @@ function verdict(
 /** The API's answer to listing voices: `{statusCode, data: Voice[]}`. */
 function isApiEnvelope(body: unknown): boolean {
 	return !!body && typeof body === 'object' && Array.isArray((body as IDataObject).data);
-}
-
-/** An address as it may be shown: without the `user:password@` a Base URL can carry. */
-function withoutUserinfo(address: string): string {
-	return address.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#@\s]*@/i, '$1');
 }
 
 function failed(message: string): INodeCredentialTestResult {

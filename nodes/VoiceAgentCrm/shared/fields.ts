@@ -3,6 +3,10 @@ import { z } from 'zod';
 
 import { validateItem } from './validation';
 
+/** The hint under every phone field that is checked as E.164 (`validation.ts`): the forms it accepts. */
+export const PHONE_INPUT_HINT =
+	'+ and country code, then the number, e.g. +14155550123. Spaces, dashes, dots and parentheses are dropped, and so is a (0) after the country code: +44 (0) 20 7946 0958 is sent as +442079460958.';
+
 /** Return All / Limit, the pair every list operation offers. */
 export const returnAllFields: INodeProperties[] = [
 	{

@@ -1,5 +1,6 @@
 import type { INodeProperties, INodeParameterResourceLocator } from 'n8n-workflow';
 
+import { PHONE_INPUT_HINT } from './fields';
 import { UUID_PATTERN } from './text';
 
 /**
@@ -148,8 +149,8 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 	});
 
 /** The organization number a call is placed from, as its E.164 number (phone-number calls). */
-export const fromNumberLocator = (): INodeProperties =>
-	locator({
+export const fromNumberLocator = (): INodeProperties => ({
+	...locator({
 		displayName: 'From Number',
 		name: 'fromNumber',
 		searchListMethod: 'searchPhoneNumbers',
@@ -159,7 +160,9 @@ export const fromNumberLocator = (): INodeProperties =>
 		idLabel: 'By Number',
 		// as pasted: spaces, dashes, dots and parentheses are dropped before the E.164 check of the run
 		idPattern: '^\\+[\\d\\s().-]{8,}$',
-	});
+	}),
+	hint: PHONE_INPUT_HINT,
+});
 
 /** The organization number a call is placed from, as its ID (contact calls). */
 export const fromNumberIdLocator = (): INodeProperties =>

@@ -8,3 +8,11 @@ import type { IDataObject } from 'n8n-workflow';
 export function booleanResult(answer: unknown, id: string): IDataObject {
 	return { success: answer === true, id };
 }
+
+/**
+ * A call as an item, with `call_id` (the name Place AI Call outputs and the README tells users to
+ * map) beside the record's own `id`: the same field wherever a call comes from.
+ */
+export function withCallId(call: IDataObject, callId: unknown = call.id): IDataObject {
+	return call.call_id !== undefined || callId === undefined ? call : { call_id: callId, ...call };
+}

@@ -20,11 +20,17 @@ export const UUID = text(UUID_EXPECTED).regex(UUID_REGEX, UUID_EXPECTED);
 
 const E164_EXPECTED =
 	'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
+/** "+44 (0) 20 …": the national trunk prefix written after the country code, which a call must not dial. */
+const TRUNK_PREFIX_AFTER_COUNTRY_CODE = /^\+(\d{1,3})\s*\(0\)/;
 /**
- * A phone number as people paste it ("+1 (415) 555-0123", "+34 612.345.678"), sent in E.164: the
- * spaces, dashes, dots and parentheses are dropped; without the + and the country code it is refused.
+ * A phone number as people paste it ("+1 (415) 555-0123", "+34 612.345.678", "+44 (0) 20 7946
+ * 0958"), sent in E.164: a `(0)` right after the country code is dropped, then the spaces, dashes,
+ * dots and parentheses. Anything else that is not one E.164 number is refused, never guessed: no
+ * + and country code, another `(0…)` group (its digits would be dialled), letters, two numbers.
  */
 export const E164 = text(E164_EXPECTED)
+	.transform((phone) => phone.replace(TRUNK_PREFIX_AFTER_COUNTRY_CODE, '+$1 '))
+	.refine((phone) => !/\(\s*0/.test(phone), E164_EXPECTED)
 	.transform((phone) => phone.replace(/[\s().-]/g, ''))
 	.pipe(z.string().regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED));
 

@@ -3,6 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { shortened } from './text';
 import type { Endpoint } from './endpoints';
+import type { KeyRemover } from './keyRemoval';
+import { MAX_SAME_ORIGIN_REDIRECTS } from './redirects';
 
 /**
  * The words of every failed request, built from the endpoint's failure contract (`endpoints.ts`).
@@ -16,7 +18,14 @@ export type Failure =
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
 	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
-	| { kind: 'unreadable'; status: number; what: string };
+	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean }
+	/**
+	 * A redirect the transport did not follow (`transport/redirects.ts`): `target` is the origin it
+	 * pointed at; `why` says why it was not followed.
+	 */
+	| { kind: 'redirect'; status: number; target: string; why: RedirectRefusal };
+
+export type RedirectRefusal = 'otherOrigin' | 'otherScheme' | 'changesMethod' | 'tooMany';
 
 /** What the transport did about the failure, for the advice. */
 export interface Circumstances {
@@ -27,19 +36,13 @@ export interface Circumstances {
 	extra?: string;
 }
 
-const API_KEY_SHOWN_AS = '[API key removed]';
-
-/** `text` without the credential's key, wherever the service quoted it. */
-export function redacted(text: string, apiKey: string | undefined): string {
-	return apiKey ? text.split(apiKey).join(API_KEY_SHOWN_AS) : text;
-}
-
 /**
  * The API's own message from any of the error bodies the reference shows, without the key and cut
- * to a readable length (after the key is removed, so that a cut never leaves part of it).
+ * to a readable length. The key is removed first, markup still in place (so that a key broken by
+ * tags is found), and before the cut (so that a cut never leaves part of it).
  */
-export function apiMessageOf(body: unknown, apiKey: string | undefined): string {
-	return shortened(redacted(fullMessageOf(body), apiKey), 200);
+export function apiMessageOf(body: unknown, keys: KeyRemover): string {
+	return shortened(withoutMarkup(keys.text(fullMessageOf(body))), 200);
 }
 
 function fullMessageOf(body: unknown): string {
@@ -52,12 +55,14 @@ function fullMessageOf(body: unknown): string {
 		}
 		return '';
 	}
-	if (typeof body === 'string')
-		return body
-			.replace(/<[^>]*>/g, ' ')
-			.replace(/\s+/g, ' ')
-			.trim();
-	return '';
+	return typeof body === 'string' ? body : '';
+}
+
+function withoutMarkup(text: string): string {
+	return text
+		.replace(/<[^>]*>/g, ' ')
+		.replace(/\s+/g, ' ')
+		.trim();
 }
 
 /**
@@ -74,6 +79,9 @@ export function mayHaveTakenEffect(endpoint: Endpoint, failure: Failure): boolea
 			return (
 				failure.status >= 500 && !isProviderUnavailable(endpoint, failure.status, failure.json)
 			);
+		case 'redirect':
+			// "see other": the usual answer of a server that carried a write out
+			return failure.status === 303 && endpoint.method !== 'GET';
 	}
 }
 
@@ -114,7 +122,10 @@ export function failureError(
 		tookEffectOnce
 			? (contract.notRepeated ?? 'It was not sent again, so that it does not take effect twice.')
 			: '',
-		uncertain && circumstances.repeatable && endpoint.method !== 'GET'
+		uncertain &&
+		circumstances.repeatable &&
+		endpoint.method !== 'GET' &&
+		failure.kind !== 'unreadable'
 			? 'The request reached the service and may have taken effect.'
 			: '',
 		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
@@ -122,7 +133,9 @@ export function failureError(
 	].filter(Boolean);
 	const headline = tookEffectOnce
 		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
-		: generalHeadline(endpoint, failure);
+		: failure.kind === 'unreadable' && endpoint.method !== 'GET' && !failure.webPage
+			? tookEffectHeadline(endpoint, failure)
+			: generalHeadline(endpoint, failure);
 	const response: JsonObject =
 		failure.kind === 'status'
 			? { statusCode: failure.status, message: failure.apiMessage }
@@ -144,7 +157,26 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 			return `the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}`;
 		case 'status':
 			return `the service failed with HTTP ${failure.status} after receiving it${failure.webPage ? " (a web page, not the API's answer)" : ''}`;
+		case 'redirect':
+			return `the service answered with a redirect (HTTP ${failure.status}) to ${failure.target}, which was not followed`;
 	}
+}
+
+/**
+ * A write the service answered with a 2xx the node cannot read (not a web page), where running it
+ * again is safe (an update, a stop, a cancel, events with IDs): the 2xx says it took effect; only
+ * its answer is missing or odd. A web page is still "a wrong Base URL".
+ */
+function tookEffectHeadline(
+	endpoint: Endpoint,
+	failure: Extract<Failure, { kind: 'unreadable' }>,
+): string {
+	// a batch takes effect event by event: the unread answer held each one's outcome
+	const each =
+		endpoint.repeat === 'eventIds'
+			? ' Each of its events may have been stored or refused; run again, those stored are answered duplicate.'
+			: '';
+	return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} and ${failure.what}: the request took effect, but its answer could not be read. You can run the item again: this request does not take effect twice.${each}`;
 }
 
 /** The headline of a failure that says nothing happened (the credential test's too). */
@@ -156,6 +188,25 @@ export function generalHeadline(endpoint: Endpoint, failure: Failure): string {
 			return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}. This may be a wrong Base URL (a web page instead of the API) or a service change: ${BASE_URL_ADVICE}.`;
 		case 'status':
 			return `${statusAdvice(endpoint, failure)} (HTTP ${failure.status})`;
+		case 'redirect':
+			return redirectHeadline(endpoint, failure);
+	}
+}
+
+function redirectHeadline(
+	endpoint: Endpoint,
+	failure: Extract<Failure, { kind: 'redirect' }>,
+): string {
+	const { status, target } = failure;
+	switch (failure.why) {
+		case 'otherOrigin':
+			return `The service redirected the request to another host (${target}, HTTP ${status}). The redirect was not followed, so the API key was not sent there. Check the Base URL in the credential: it must be the API's own address.`;
+		case 'otherScheme':
+			return `The service redirected the request to ${target} (HTTP ${status}), the same host on another scheme. The redirect was not followed, so the API key was not sent there. If the API is served there, write ${target} as the Base URL in the credential.`;
+		case 'changesMethod':
+			return `The service answered ${endpoint.method} ${endpoint.path} with a redirect (HTTP ${status}) that would send it again as a GET. The node never changes a write into a read, so it was not followed: ${BASE_URL_ADVICE}.`;
+		case 'tooMany':
+			return `The service redirected the request more than ${MAX_SAME_ORIGIN_REDIRECTS} times within ${target}; it was not followed further: ${BASE_URL_ADVICE}.`;
 	}
 }
 
@@ -182,5 +233,7 @@ function answered(failure: Failure): string {
 			return `answered ${failure.status} with ${failure.what}.`;
 		case 'status':
 			return `answered ${failure.status}.${failure.apiMessage ? ` The API said: "${failure.apiMessage}".` : ''}`;
+		case 'redirect':
+			return `answered ${failure.status}, a redirect to ${failure.target}.`;
 	}
 }

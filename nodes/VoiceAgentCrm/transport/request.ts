@@ -17,9 +17,9 @@ import {
 	failureError,
 	isProviderUnavailable,
 	mayHaveTakenEffect,
-	redacted,
 	type Failure,
 } from './errors';
+import { keyRemover, type KeyRemover } from './keyRemoval';
 import {
 	BUDGET_LABELS,
 	budgetsOf,
@@ -28,6 +28,7 @@ import {
 	secondsHeader,
 	waitForBudgets,
 } from './pacing';
+import { redirectStep } from './redirects';
 
 export type ApiContext =
 	| IExecuteFunctions
@@ -92,8 +93,8 @@ export function normalizeBaseUrl(raw: unknown): string | undefined {
 
 interface Connection {
 	baseUrl: string;
-	/** The credential's key, to remove wherever the service quotes it. */
-	apiKey: string | undefined;
+	/** Removes the credential's key and the Base URL's user info wherever the service quotes them. */
+	keys: KeyRemover;
 }
 
 async function connectionOf(
@@ -111,7 +112,7 @@ async function connectionOf(
 	}
 	const apiKey =
 		typeof credentials.apiKey === 'string' && credentials.apiKey ? credentials.apiKey : undefined;
-	return { baseUrl, apiKey };
+	return { baseUrl, keys: keyRemover(apiKey, baseUrl) };
 }
 
 function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
@@ -122,14 +123,6 @@ function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
 	} catch {
 		return { parsed: body, malformed: true };
 	}
-}
-
-/** The answer with every quote of the key removed, so that no output item carries it. */
-function withoutKey(parsed: unknown, apiKey: string | undefined): unknown {
-	if (!apiKey || parsed === undefined) return parsed;
-	const text = JSON.stringify(parsed);
-	const quoted = JSON.stringify(apiKey).slice(1, -1);
-	return text.includes(quoted) ? JSON.parse(redacted(text, quoted)) : parsed;
 }
 
 /** Whether the endpoint's policy sends the request again after this failure. */
@@ -247,7 +240,7 @@ export async function apiRequest<T = unknown>(
 ): Promise<ApiAnswer<T>> {
 	const endpoint: Endpoint = ENDPOINTS[name];
 	const { itemIndex } = options;
-	const { baseUrl, apiKey } = await connectionOf(this, itemIndex);
+	const { baseUrl, keys } = await connectionOf(this, itemIndex);
 	const budgets = budgetsOf(endpoint.budget, options.anonymous === true);
 	const headerBudget = endpoint.budget === 'events' ? 'events' : 'org';
 	const request: IHttpRequestOptions = {
@@ -258,20 +251,27 @@ export async function apiRequest<T = unknown>(
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
+		// redirects are the transport's decision (redirects.ts): the key stays on the Base URL's origin
+		disableFollowRedirect: true,
 		timeout: RETRY_LIMITS.timeoutMs,
 	};
-	const fail = (failure: Failure, extra?: string) =>
-		failureError(this.getNode(), endpoint, failure, {
+	let rateLimitTries = 0;
+	let rateLimitWaitedMs = 0;
+	let transientTries = 0;
+	let redirects = 0;
+	let repeatedAfterUncertainAttempt = false;
+	const fail = (failure: Failure, extra?: string) => {
+		const error = failureError(this.getNode(), endpoint, failure, {
 			itemIndex,
 			repeatable: isRepeatable(endpoint, options),
 			extra,
 		});
+		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
+			refusedAfterUncertainAttempt.set(error, failure.status);
+		return error;
+	};
 	noteAttempt(this, endpoint, itemIndex);
 
-	let rateLimitTries = 0;
-	let rateLimitWaitedMs = 0;
-	let transientTries = 0;
-	let repeatedAfterUncertainAttempt = false;
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
 		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries)
 			return false;
@@ -297,11 +297,38 @@ export async function apiRequest<T = unknown>(
 		const headers = (response.headers ?? {}) as IDataObject;
 		observeRateHeaders(this, headerBudget, headers);
 		const status = response.statusCode;
+		const redirect = redirectStep(
+			endpoint.method,
+			status,
+			headers.location,
+			request.url,
+			baseUrl,
+			redirects,
+		);
+		if (redirect && 'follow' in redirect) {
+			// the target carries the query already
+			Object.assign(request, { url: redirect.follow, qs: undefined });
+			redirects++;
+			continue;
+		}
+		if (redirect)
+			throw fail({
+				kind: 'redirect',
+				status,
+				target: keys.text(redirect.target),
+				why: redirect.refuse,
+			});
 		const { parsed, malformed } = parseBody(response.body);
 
 		if (status >= 200 && status < 300) {
-			if (malformed) throw fail({ kind: 'unreadable', status, what: 'a body that is not JSON' });
-			const answer = unwrap(endpoint, withoutKey(parsed, apiKey));
+			if (malformed)
+				throw fail({
+					kind: 'unreadable',
+					status,
+					what: 'a body that is not JSON',
+					webPage: isWebPage(response, parsed),
+				});
+			const answer = unwrap(endpoint, keys.value(parsed));
 			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
 			noteWrite(this, endpoint, itemIndex, answer.payload);
 			return {
@@ -317,7 +344,7 @@ export async function apiRequest<T = unknown>(
 		const failure: Failure = {
 			kind: 'status',
 			status,
-			apiMessage: apiMessageOf(parsed, apiKey),
+			apiMessage: apiMessageOf(parsed, keys),
 			json: !malformed && !webPage && typeof parsed === 'object' && parsed !== null,
 			webPage,
 		};
@@ -345,6 +372,18 @@ export async function apiRequest<T = unknown>(
 		if (await repeatAfter(failure)) continue;
 		throw fail(failure);
 	}
+}
+
+/** Errors of a repeat that followed an uncertain attempt, with the status the repeat met. */
+const refusedAfterUncertainAttempt = new WeakMap<object, number>();
+
+/**
+ * The HTTP status of a failure met by a repeat that followed an uncertain attempt (a lost or cut
+ * answer, a 5xx), when `error` is one: that first attempt may have done what the repeat is refused
+ * for (Cancel's repeat meets 409 "not scheduled" because the first attempt canceled the call).
+ */
+export function statusAfterUncertainAttempt(error: unknown): number | undefined {
+	return error && typeof error === 'object' ? refusedAfterUncertainAttempt.get(error) : undefined;
 }
 
 /**

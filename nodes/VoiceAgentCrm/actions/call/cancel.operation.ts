@@ -1,10 +1,14 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
-import { apiRequest } from '../../transport/request';
+import { apiRequest, statusAfterUncertainAttempt } from '../../transport/request';
+import { withCallId } from '../../shared/results';
+
+/** The status endpoint's word for a call canceled through the cancel endpoint (API reference, call states). */
+const CANCELED = 'canceled';
 
 export const cancelCall: Operation = {
 	option: {
@@ -19,10 +23,39 @@ export const cancelCall: Operation = {
 	fields: [callIdField],
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
-		const { payload } = await apiRequest.call(this, 'cancelCall', {
-			params: { callId },
-			itemIndex,
-		});
-		return payload as IDataObject;
+		const answer = await apiRequest
+			.call(this, 'cancelCall', { params: { callId }, itemIndex })
+			.then(
+				({ payload }) => ({ canceled: withCallId(payload as IDataObject, callId) }),
+				(refusal: unknown) => ({ refusal }),
+			);
+		if ('canceled' in answer) return answer.canceled;
+		if (statusAfterUncertainAttempt(answer.refusal) !== 409) throw answer.refusal;
+		return await canceledByFirstAttempt(this, callId, itemIndex, answer.refusal);
 	}),
 };
+
+/**
+ * The first cancel request got no clear answer (lost, cut, a 5xx) and its repeat was refused with
+ * 409 because the call was no longer scheduled. If the call's status reads canceled, it was this
+ * run's first request that canceled it: say so, and how the node knows, rather than fail.
+ */
+async function canceledByFirstAttempt(
+	context: IExecuteFunctions,
+	callId: string,
+	itemIndex: number,
+	refusal: unknown,
+): Promise<IDataObject> {
+	const { payload } = await apiRequest.call(context, 'getCallStatus', {
+		params: { callId },
+		itemIndex,
+	});
+	if ((payload as IDataObject).call_status !== CANCELED) throw refusal;
+	return {
+		call_id: callId,
+		canceled: true,
+		call_status: CANCELED,
+		canceled_how:
+			"This run's first cancel request got no clear answer; its repeat was refused because the call was no longer scheduled, and the call's status reads canceled.",
+	};
+}

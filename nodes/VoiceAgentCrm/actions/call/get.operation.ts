@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
+import { withCallId } from '../../shared/results';
 import type { Operation } from '../../shared/operation';
 import { attachRecording, recordingFields, recordingProperty } from '../../shared/recording';
 import { ItemWithBinary, perItem, sample } from '../../shared/operation';
@@ -41,7 +42,7 @@ export const getCall: Operation = {
 			query: transcriptQuery(choices),
 			itemIndex,
 		});
-		const item: INodeExecutionData = { json: payload as IDataObject };
+		const item: INodeExecutionData = { json: withCallId(payload as IDataObject) };
 		if (recordingTo) await attachRecording(this, item, recordingTo, 'fail', itemIndex);
 		return new ItemWithBinary(item);
 	}),

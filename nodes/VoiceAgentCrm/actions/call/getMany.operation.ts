@@ -6,6 +6,7 @@ import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { RECORD_STATUS_OPTIONS, RECORD_STATUSES } from '../../shared/callVocabulary';
+import { withCallId } from '../../shared/results';
 import { UUID, validateItem } from '../../shared/validation';
 import { apiList } from '../../transport/paging';
 
@@ -61,10 +62,11 @@ export const getManyCalls: Operation = {
 		const query: IDataObject = {};
 		if (given.agentId) query.agent_id = given.agentId;
 		if (given.status) query.call_status = given.status;
-		return (await apiList.call(this, 'listCalls', {
+		const calls = (await apiList.call(this, 'listCalls', {
 			...listOptionsOf(this, itemIndex),
 			query,
 			itemIndex,
 		})) as IDataObject[];
+		return calls.map((call) => withCallId(call));
 	}),
 };

@@ -4,6 +4,7 @@ import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
+import { withCallId } from '../../shared/results';
 import { apiRequest } from '../../transport/request';
 
 export const getCallStatus: Operation = {
@@ -24,6 +25,6 @@ export const getCallStatus: Operation = {
 			params: { callId },
 			itemIndex,
 		});
-		return payload as IDataObject;
+		return withCallId(payload as IDataObject, callId);
 	}),
 };

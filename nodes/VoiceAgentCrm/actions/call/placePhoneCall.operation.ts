@@ -9,6 +9,7 @@ import {
 	placementBody,
 	placementInput,
 } from './fields';
+import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { sampleById } from '../../shared/operation';
@@ -24,7 +25,8 @@ const toNumberField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +14155550123',
 	description:
-		'Phone number to call, in international E.164 format: + and country code, no spaces, e.g. +14155550123',
+		'Phone number to call, in international E.164 format: + and country code, e.g. +14155550123',
+	hint: PHONE_INPUT_HINT,
 };
 
 const fullNameField: INodeProperties = {

@@ -4,6 +4,7 @@ import { callIdField } from './fields';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
+import { withCallId } from '../../shared/results';
 import { apiRequest } from '../../transport/request';
 
 /** The reason the service gives a call hung up through the stop endpoint (API reference, call states). */
@@ -23,7 +24,7 @@ export const stopCall: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const callId = idParameter(this, itemIndex, 'callId', 'Call ID');
 		const answer = await apiRequest.call(this, 'stopCall', { params: { callId }, itemIndex });
-		const result = answer.payload as IDataObject;
+		const result = withCallId(answer.payload as IDataObject, callId);
 		if (result.stopped !== false || !answer.repeatedAfterUncertainAttempt) return result;
 		return await stoppedByFirstAttempt(this, callId, itemIndex, result);
 	}),

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { E164, EMAIL, NON_EMPTY } from '../../shared/validation';
 
 /**
@@ -31,7 +32,7 @@ export const CONTACT_FIELD_LABELS: Record<ContactParameter, string> = {
 };
 
 const PHONE_NUMBER_DESCRIPTION =
-	'Phone number in international E.164 format: + then country code and number, no spaces, e.g. +14155550123. Unique per contact.';
+	'Phone number in international E.164 format: + then country code and number, e.g. +14155550123. Unique per contact.';
 
 export const phoneNumberField: INodeProperties = {
 	displayName: 'Phone Number',
@@ -40,6 +41,7 @@ export const phoneNumberField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. +14155550123',
 	description: PHONE_NUMBER_DESCRIPTION,
+	hint: PHONE_INPUT_HINT,
 };
 
 const additionalDataField: INodeProperties = {

@@ -112,7 +112,8 @@ export const sendFields: INodeProperties[] = [
 		name: 'eventJson',
 		type: 'json',
 		required: true,
-		default:
+		default: '',
+		placeholder:
 			'{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
 		description:
 			'The whole event object. When the input items already are events, map the whole input item: the node then reads it from the item without evaluating an expression per item. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
