@@ -15,6 +15,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
+import './logScan';
 import { TestCredentialsHelper } from './credentials';
 import { assertNoSecret, registerSecret } from './secrets';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes';
