@@ -7,7 +7,7 @@ import { storedEvents } from '../../simulator';
 
 /**
  * Event → Send against small events budgets (5 requests, 2 anonymous, per 1-second window), on the
- * fake clock: the pacing's waits and the 429s' pass without waiting, and the budget windows of the
+ * fake clock: the pacing's waits and those after a 429 pass at once, and the budget windows of the
  * simulator follow the same clock.
  */
 describe('Event → Send on the events budgets', () => {
