@@ -25,6 +25,8 @@ const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
  * expression engine, then merged into the request.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
+	private readonly resolved = new Map<string, string>();
+
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -48,19 +50,26 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		const auth = type?.authenticate;
 		if (!auth) return requestOptions;
 		if (typeof auth === 'function') return await auth(credentials, requestOptions);
-		const resolve = (value: string) =>
-			workflow && node
-				? String(
-						workflow.expression.getSimpleParameterValue(
-							node,
-							value,
-							'internal',
-							{ $credentials: credentials },
-							undefined,
-							'',
-						),
-					)
-				: value;
+		const resolve = (value: string) => {
+			if (!workflow || !node) return value;
+			// evaluated once per credential and expression: a long poll history sends thousands of requests
+			const key = `${JSON.stringify(credentials)} ${value}`;
+			let resolved = this.resolved.get(key);
+			if (resolved === undefined) {
+				resolved = String(
+					workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: credentials },
+						undefined,
+						'',
+					),
+				);
+				this.resolved.set(key, resolved);
+			}
+			return resolved;
+		};
 		const headers: Record<string, string> = {
 			...(requestOptions.headers as Record<string, string>),
 		};

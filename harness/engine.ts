@@ -15,6 +15,7 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
+import './logScan';
 import { TestCredentialsHelper } from './credentials';
 import { assertNoSecret, registerSecret } from './secrets';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes';
@@ -66,6 +67,23 @@ export interface WorkflowJson {
 	nodes: INode[];
 	connections: IConnections;
 	settings?: IWorkflowBase['settings'];
+}
+
+/** The hooks of an execution, on the workflow as n8n would have saved it. */
+export function lifecycleHooks(
+	mode: 'manual' | 'trigger',
+	executionId: string,
+	workflow: WorkflowJson & { id: string; name: string },
+): ExecutionLifecycleHooks {
+	const workflowData = {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		active: false,
+		settings: {},
+	} as unknown as IWorkflowBase;
+	return new ExecutionLifecycleHooks(mode, executionId, workflowData);
 }
 
 /** Run a whole workflow through n8n-core's WorkflowExecute, from its manual trigger. */
@@ -121,15 +139,11 @@ async function execute(
 		nodeTypes,
 		settings: json.settings,
 	});
-	const workflowData = {
+	const hooks = lifecycleHooks(mode, 'exec-1', {
+		...json,
 		id: 'wf-test',
-		name: workflow.name,
-		nodes: json.nodes,
-		connections: json.connections,
-		active: false,
-		settings: {},
-	} as unknown as IWorkflowBase;
-	const hooks = new ExecutionLifecycleHooks(mode, 'exec-1', workflowData);
+		name: json.name ?? 'test',
+	});
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [start] },
 	});
@@ -152,8 +166,10 @@ export interface NodeRun {
 	run: IRun;
 }
 
-export interface RunNodeOptions {
-	credentials: CredentialData;
+/** The node under test, as `actionWorkflow` names it. */
+export const ACTION_NODE_NAME = 'Voice Agent CRM';
+
+export interface ActionWorkflowOptions {
 	parameters: INodeParameters;
 	/** Input items; without them the node gets the manual trigger's single empty item. */
 	items?: IDataObject[];
@@ -162,8 +178,8 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 }
 
-/** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
-export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+/** Manual Trigger → (Test Items) → Voice Agent CRM. */
+export function actionWorkflow(options: ActionWorkflowOptions): WorkflowJson {
 	const nodes: INode[] = [
 		{
 			id: 'n1',
@@ -193,7 +209,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	}
 	nodes.push({
 		id: 'n3',
-		name: 'Voice Agent CRM',
+		name: ACTION_NODE_NAME,
 		type: ACTION_NODE,
 		typeVersion: 1,
 		position: [400, 0],
@@ -201,9 +217,18 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		credentials: CREDENTIAL_REF,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 	});
-	connections[previous] = { main: [[{ node: 'Voice Agent CRM', type: 'main', index: 0 }]] };
-	const run = await runWorkflow({ nodes, connections }, options.credentials);
-	const task = run.data.resultData.runData['Voice Agent CRM']?.[0];
+	connections[previous] = { main: [[{ node: ACTION_NODE_NAME, type: 'main', index: 0 }]] };
+	return { nodes, connections };
+}
+
+export interface RunNodeOptions extends ActionWorkflowOptions {
+	credentials: CredentialData;
+}
+
+/** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const run = await runWorkflow(actionWorkflow(options), options.credentials);
+	const task = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
 	return {
 		items: task?.data?.main?.[0] ?? [],
 		error: task?.error ?? run.data.resultData.error,

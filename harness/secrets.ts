@@ -2,7 +2,8 @@
  * The API key must never appear in an output item, an error message or description, or a log
  * line. Every key the harness hands to a credential is registered here; every run through the
  * engine is scanned, and every console or n8n logger line of every test is scanned after it
- * (see `setupSecrets.ts`), so the whole suite asserts it without each test having to.
+ * (`recordLogLine`, `leakedLogLine`; see `test/setup/secretScan.ts`), so the whole suite asserts
+ * it without each test having to.
  *
  * Not only the key as is: any part of it of `SCANNED_FRAGMENT` characters or more, in any case,
  * its base64 (at any alignment, and base64url) and its URL-encoded form. The nodes remove parts
@@ -83,4 +84,30 @@ export function visibleText(value: unknown): string {
 	};
 	visit(value);
 	return texts.join('\n');
+}
+
+/** Log lines since the last scan. */
+const logLines: string[] = [];
+/** Beyond this many lines (a bench, with no test to scan them), only those with a known key are kept. */
+const MAX_LOG_LINES = 10_000;
+
+/** Record a console or logger line (its arguments) for the next `leakedLogLine`. */
+export function recordLogLine(args: unknown[]): void {
+	logLines.push(args.map((a) => (typeof a === 'string' ? a : visibleText(a))).join(' '));
+	if (logLines.length > MAX_LOG_LINES) {
+		const leaking = logLines.filter((line) => findSecret(line));
+		logLines.splice(0, logLines.length, ...leaking);
+	}
+}
+
+/** The lines recorded since the last scan, for tests that check a log line themselves. */
+export function recordedLogLines(): string[] {
+	return [...logLines];
+}
+
+/** The key found in a line recorded since the last call, if any; the lines are dropped. */
+export function leakedLogLine(): string | undefined {
+	const leaked = logLines.map(findSecret).find(Boolean);
+	logLines.length = 0;
+	return leaked;
 }

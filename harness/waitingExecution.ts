@@ -1,22 +1,28 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { ExecutionLifecycleHooks, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
+	IConnections,
 	IDataObject,
 	INode,
-	INodeParameters,
 	IRun,
 	IRunExecutionData,
 	IWebhookData,
 	IWebhookResponseData,
-	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
-import { additionalDataFor, CREDENTIAL_REF, type CredentialData } from './engine';
-import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes';
+import {
+	ACTION_NODE_NAME as NODE,
+	actionWorkflow,
+	additionalDataFor,
+	lifecycleHooks,
+	type ActionWorkflowOptions,
+	type CredentialData,
+} from './engine';
+import { TestNodeTypes } from './nodeTypes';
 import { assertNoSecret, registerSecret } from './secrets';
 
 /**
@@ -40,19 +46,15 @@ import { assertNoSecret, registerSecret } from './secrets';
  * only to send-and-wait operations, and the queue-mode hand-off to a worker.
  */
 
-const NODE = 'Voice Agent CRM';
-
 export interface WebhookCall {
 	payload: IDataObject;
 	resumed: boolean;
 	response: unknown;
 }
 
-export interface WaitingExecutionOptions {
+export interface WaitingExecutionOptions extends ActionWorkflowOptions {
 	credentials: CredentialData;
-	parameters: INodeParameters;
 	items: IDataObject[];
-	continueOnFail?: boolean;
 }
 
 export class WaitingExecution {
@@ -66,42 +68,11 @@ export class WaitingExecution {
 	private waitingBaseUrl = '';
 	private readonly nodeTypes = new TestNodeTypes();
 	private readonly nodes: INode[];
-	private readonly connections: Workflow['connectionsBySourceNode'];
+	private readonly connections: IConnections;
 
 	constructor(private readonly options: WaitingExecutionOptions) {
 		registerSecret(options.credentials.apiKey);
-		this.nodes = [
-			{
-				id: 'n1',
-				name: 'Start',
-				type: MANUAL_TRIGGER,
-				typeVersion: 1,
-				position: [0, 0],
-				parameters: {},
-			},
-			{
-				id: 'n2',
-				name: 'Items',
-				type: TEST_ITEMS,
-				typeVersion: 1,
-				position: [200, 0],
-				parameters: { items: JSON.stringify(options.items) },
-			},
-			{
-				id: 'n3',
-				name: NODE,
-				type: ACTION_NODE,
-				typeVersion: 1,
-				position: [400, 0],
-				parameters: options.parameters,
-				credentials: CREDENTIAL_REF,
-				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-			},
-		];
-		this.connections = {
-			Start: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-			Items: { main: [[{ node: NODE, type: 'main', index: 0 }]] },
-		};
+		({ nodes: this.nodes, connections: this.connections } = actionWorkflow(options));
 	}
 
 	get resumeUrl(): string {
@@ -158,15 +129,12 @@ export class WaitingExecution {
 	private additionalData(
 		extra: Partial<IWorkflowExecuteAdditionalData> = {},
 	): IWorkflowExecuteAdditionalData {
-		const workflowData = {
+		const hooks = lifecycleHooks('manual', this.executionId, {
 			id: 'wf-waiting',
 			name: 'waiting',
 			nodes: this.nodes,
 			connections: this.connections,
-			active: false,
-			settings: {},
-		} as unknown as IWorkflowBase;
-		const hooks = new ExecutionLifecycleHooks('manual', this.executionId, workflowData);
+		});
 		return {
 			...additionalDataFor(this.options.credentials, hooks),
 			executionId: this.executionId,

@@ -40,9 +40,16 @@ export class SimClock {
 		await this.advance(Math.max(0, at - this.now()));
 	}
 
+	/** Tasks stay in time order, those at the same time in the order scheduled: inserted after every task due at or before `at`. */
 	schedule(at: number, run: () => void | Promise<void>): void {
-		this.tasks.push({ at, seq: this.seq++, run });
-		this.tasks.sort((a, b) => a.at - b.at || a.seq - b.seq);
+		let low = 0;
+		let high = this.tasks.length;
+		while (low < high) {
+			const middle = (low + high) >>> 1;
+			if (this.tasks[middle].at <= at) low = middle + 1;
+			else high = middle;
+		}
+		this.tasks.splice(low, 0, { at, seq: this.seq++, run });
 	}
 
 	async runDue(): Promise<void> {

@@ -442,7 +442,8 @@ function listCalls(req: SimRequest): SimResponse {
 			`call_status must be one of ${[...new Set([...STATUS_VALUES, ...RECORD_STATUS_VALUES])].join(', ')}`,
 		);
 	}
-	// reversed insertion order first, so that calls created in the same millisecond list newest first too
+	// reversed insertion order first, so that calls created in the same millisecond list newest first
+	// too; each time read once, not on every comparison (the trigger's long histories list thousands)
 	const matching = [...req.org.calls.values()]
 		.reverse()
 		.filter(
@@ -450,7 +451,9 @@ function listCalls(req: SimRequest): SimResponse {
 				(agentId === undefined || c.agent_id === agentId) &&
 				(status === undefined || c.phase === status || recordStatus(c) === status),
 		)
-		.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+		.map((call) => ({ call, createdAt: Date.parse(call.created_at) }))
+		.sort((a, b) => b.createdAt - a.createdAt)
+		.map(({ call }) => call);
 	const data = matching
 		.slice(page.offset, page.offset + page.limit)
 		.map((c) => recordView(c, DEFAULT_RECORD_OPTIONS));

@@ -1,20 +1,30 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
 import { startSimulator, type Simulator } from '../../simulator';
 import { storedEvents } from '../../simulator';
 
-/** Event → Send against small events budgets (5 requests, 2 anonymous, per 1-second window). */
+/**
+ * Event → Send against small events budgets (5 requests, 2 anonymous, per 1-second window), on the
+ * fake clock: the pacing's waits and those after a 429 pass at once, and the budget windows of the
+ * simulator follow the same clock.
+ */
 describe('Event → Send on the events budgets', () => {
+	let time: FakeTime;
 	let sim: Simulator;
 	beforeAll(async () => {
+		time = installFakeTime();
 		sim = await startSimulator({
 			windowMs: 1000,
 			fractionalSeconds: true,
 			limits: { events: 5, eventsAnonymous: 2 },
 		});
 	});
-	afterAll(() => sim.stop());
+	afterAll(async () => {
+		await sim.stop();
+		time.uninstall();
+	});
 	afterEach(() => sim.faults.clear());
 
 	const parameters = {
@@ -24,7 +34,10 @@ describe('Event → Send on the events budgets', () => {
 		eventJson: '={{ $json }}',
 	};
 	const run = (items: IDataObject[]) =>
-		runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items });
+		time.runUntilSettled(
+			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items }),
+			{ stepMs: 50 },
+		);
 	const tooMany = () => sim.requestsTo('POST', '/v1/events').filter((r) => r.status === 429).length;
 
 	it('loses none and stores none twice of 5,000 rows with IDs, through 429s and a dropped connection', async () => {
@@ -83,7 +96,7 @@ describe('Event → Send on the events budgets', () => {
 					},
 		);
 		// pacing state lives in one execution: start this one on a fresh window
-		await new Promise((resolve) => setTimeout(resolve, 1100));
+		await time.advance(1100);
 		const beforeCount = sim.requestsTo('POST', '/v1/events').length;
 		const beforeTooMany = tooMany();
 

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
 import { startSimulator, type Simulator } from '../../simulator';
 import { addContact } from '../../simulator';
 import { storedEvents } from '../../simulator';
@@ -572,12 +572,19 @@ describe.each([
 ] as Array<[string, INodeParameters]>)(
 	'Event → Send when the service fails, %s',
 	(_mode, asJson) => {
+		// on the fake clock: the repeats' backoff and the request timeout pass without waiting
+		let time: FakeTime;
 		let sim: Simulator;
 		beforeAll(async () => {
+			time = installFakeTime();
 			sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
 		});
-		afterAll(() => sim.stop());
+		afterAll(async () => {
+			await sim.stop();
+			time.uninstall();
+		});
 		afterEach(() => sim.faults.clear());
+		const run = (options: RunNodeOptions) => time.runUntilSettled(runNode(options));
 
 		const rows = (prefix: string, count: number, withIds: boolean) =>
 			Array.from({ length: count }, (_, i) => ({
@@ -589,7 +596,7 @@ describe.each([
 
 		it('stops the run with one clear error when the events add-on is off', async () => {
 			const before = posts();
-			const { error, items } = await runNode({
+			const { error, items } = await run({
 				credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
 				parameters: asJson,
 				items: rows('addon', 250, true),
@@ -601,7 +608,7 @@ describe.each([
 
 		it('with Continue On Fail, the add-on being off makes every row an error item and sends nothing more', async () => {
 			const before = posts();
-			const { error, items } = await runNode({
+			const { error, items } = await run({
 				credentials: { apiKey: sim.otherOrg.apiKey, baseUrl: sim.baseUrl },
 				parameters: asJson,
 				items: [...rows('addon-cof', 250, true), { event_name: '1 bad' }],
@@ -625,7 +632,7 @@ describe.each([
 				path: '/v1/events',
 				fault: { drop: true, afterHandling: true },
 			});
-			const { error, items } = await runNode({
+			const { error, items } = await run({
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: asJson,
 				items: rows('drop', 150, true),
@@ -643,20 +650,18 @@ describe.each([
 		it.each([
 			['a 500 after the batch was stored', '500', { status: 500, afterHandling: true }],
 			['the answer lost after the batch was stored', 'drop', { drop: true, afterHandling: true }],
-			// the request's timeout lowered to 1.5 s for this case; the answer comes 5 s after the batch was stored
-			['a timeout after the batch was stored', 'timeout', { delayMs: 5000, afterHandling: true }],
+			// the answer comes a minute after the batch was stored, past the node's 30 s request timeout
+			['a timeout after the batch was stored', 'timeout', { delayMs: 60_000, afterHandling: true }],
 		])(
 			"after %s, the repeat's duplicates say this run or an earlier one stored them, and the summary counts no creation",
 			async (_fault, tag, fault) => {
 				const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
 				sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
-				const savedTimeout = RETRY_LIMITS.timeoutMs;
-				if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
-				const repeated = await runNode({
+				const repeated = await run({
 					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
 					items,
-				}).finally(() => (RETRY_LIMITS.timeoutMs = savedTimeout));
+				});
 				expect(repeated.error).toBeUndefined();
 				// the first attempt stored the 3 events and created their 3 contacts; the repeat stored nothing
 				const stored = storedEvents(sim.org, { event_name: 'fault_test' }).filter((e) =>
@@ -678,7 +683,7 @@ describe.each([
 				});
 
 				// an earlier run's events, sent again without a fault: plain duplicates, counted as such
-				const again = await runNode({
+				const again = await run({
 					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
 					items,
@@ -703,7 +708,7 @@ describe.each([
 				fault: { status: 500, afterHandling: true },
 			});
 			const before = posts();
-			const { error, items } = await runNode({
+			const { error, items } = await run({
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: { ...asJson, options: { deriveEventIds: 'never' } },
 				items: rows('noid', 150, false),
@@ -729,7 +734,7 @@ describe.each([
 				path: '/v1/events',
 				fault: { status: 400, body: { statusCode: 400, message: 'bad batch' } },
 			});
-			const ok = await runNode({
+			const ok = await run({
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: asJson,
 				items: rows('stop', 150, true),

@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSimulator, type Simulator } from '../../simulator';
-import { runNode } from '../../harness/engine';
+import { runNode, type RunNodeOptions } from '../../harness/engine';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
 import {
 	budgetsOf,
 	observeRateHeaders,
@@ -10,6 +11,14 @@ import {
 } from '../../nodes/VoiceAgentCrm/transport/pacing';
 
 const listVoices = { resource: 'agent', operation: 'listVoices' };
+
+/** Every test on the fake clock: waits for 429s and budgets pass without waiting, and are measured on it. */
+let time: FakeTime;
+beforeEach(() => {
+	time = installFakeTime();
+});
+afterEach(() => time.uninstall());
+const run = (options: RunNodeOptions) => time.runUntilSettled(runNode(options));
 
 describe('transport: rate limits, errors and the API key', () => {
 	let sim: Simulator;
@@ -25,7 +34,7 @@ describe('transport: rate limits, errors and the API key', () => {
 				body: { statusCode: 429, message: 'Too many requests' },
 			},
 		});
-		const { items, error } = await runNode({
+		const { items, error } = await run({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 		});
@@ -38,7 +47,7 @@ describe('transport: rate limits, errors and the API key', () => {
 
 	it('paces on X-RateLimit-Remaining: a budget at 0 waits for the reset instead of drawing a 429', async () => {
 		sim = await startSimulator({ windowMs: 1500, fractionalSeconds: true, limits: { org: 2 } });
-		const { items, error } = await runNode({
+		const { items, error } = await run({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 			items: [{}, {}, {}, {}, {}],
@@ -58,11 +67,12 @@ describe('transport: rate limits, errors and the API key', () => {
 			'x-ratelimit-remaining-heavy': '0',
 			'x-ratelimit-reset-heavy': '0.3',
 		});
-		const started = Date.now();
-		await waitForBudgets(context, budgetsOf('org', false));
-		expect(Date.now() - started).toBeLessThan(250);
-		await waitForBudgets(context, budgetsOf('listing', false));
-		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		const wait = (budget: 'org' | 'listing') =>
+			time.runUntilSettled(waitForBudgets(context, budgetsOf(budget, false)), { stepMs: 10 });
+		await wait('org');
+		expect(time.elapsed()).toBeLessThan(250);
+		await wait('listing');
+		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
 	it('fails clearly, naming the budget, when 429s do not stop', async () => {
@@ -76,7 +86,7 @@ describe('transport: rate limits, errors and the API key', () => {
 				headers: { 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '0' },
 			},
 		});
-		const { error } = await runNode({
+		const { error } = await run({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 		});
@@ -88,12 +98,12 @@ describe('transport: rate limits, errors and the API key', () => {
 	it('a 401 tells the user to check the API key and never contains the key', async () => {
 		sim = await startSimulator();
 		const wrongKey = 'vak_this_key_is_wrong_123456';
-		const failed = await runNode({
+		const failed = await run({
 			credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 		});
 		expect(failed.error?.message).toMatch(/Check the API key/);
-		const continued = await runNode({
+		const continued = await run({
 			credentials: { apiKey: wrongKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 			continueOnFail: true,
@@ -117,7 +127,7 @@ describe('transport: rate limits, errors and the API key', () => {
 			path: '/v1/agents/voices',
 			fault: { status: 200, rawBody: '<html><body>Welcome</body></html>' },
 		});
-		const { error } = await runNode({
+		const { error } = await run({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: listVoices,
 		});
@@ -130,8 +140,8 @@ describe('transport: rate limits, errors and the API key', () => {
 			operation: 'get',
 			agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.values()][0].id },
 		});
-		const run = (parameters: INodeParameters) =>
-			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters });
+		const runWith = (parameters: INodeParameters) =>
+			run({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters });
 
 		it('a web page answering 404 to a request with an ID says to check the Base URL', async () => {
 			sim = await startSimulator();
@@ -139,7 +149,7 @@ describe('transport: rate limits, errors and the API key', () => {
 				path: /^\/v1\/agents\/[^/]+$/,
 				fault: { status: 404, rawBody: '<html><body><h1>404 Not Found</h1></body></html>' },
 			});
-			const { error } = await run(getAgent(sim));
+			const { error } = await runWith(getAgent(sim));
 			expect(error?.message).toMatch(/web page, not the API: check the Base URL/);
 			expect(error?.message).not.toMatch(/does not exist/);
 		});
@@ -150,14 +160,14 @@ describe('transport: rate limits, errors and the API key', () => {
 				path: '/v1/agents/voices',
 				fault: { status: 404, body: { statusCode: 404, message: 'Cannot GET /v1/agents/voices' } },
 			});
-			const { error } = await run(listVoices);
+			const { error } = await runWith(listVoices);
 			expect(error?.message).toMatch(/no such list: check the Base URL in the credential/);
 			expect(error?.message).not.toMatch(/does not exist/);
 		});
 
 		it('the API\'s own 404 to a request with an ID keeps the "not found in this organization" advice', async () => {
 			sim = await startSimulator();
-			const { error } = await run({
+			const { error } = await runWith({
 				resource: 'agent',
 				operation: 'get',
 				agentId: { __rl: true, mode: 'id', value: '00000000-0000-4000-8000-000000000000' },
@@ -212,36 +222,41 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 			'x-ratelimit-remaining': '2',
 			'x-ratelimit-reset': '0.3',
 		});
-		const started = Date.now();
-		await waitForBudgets(context, ['org']);
-		await waitForBudgets(context, ['org']);
-		expect(Date.now() - started).toBeLessThan(250);
-		await waitForBudgets(context, ['org']);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+		const wait = () => time.runUntilSettled(waitForBudgets(context, ['org']), { stepMs: 10 });
+		await wait();
+		await wait();
+		expect(time.elapsed()).toBeLessThan(250);
+		await wait();
+		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
-	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, at most one 429 in 100', async () => {
+	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, none draws a 429', async () => {
 		const sim = await startSimulator({
 			windowMs: 2000,
 			fractionalSeconds: true,
 			limits: { org: 40 },
 		});
 		try {
-			const runs = await Promise.all(
-				Array.from({ length: 8 }, () =>
-					runNode({
-						credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-						parameters: listVoices,
-						items: Array.from({ length: 30 }, () => ({})),
-					}),
+			const runs = await time.runUntilSettled(
+				Promise.all(
+					Array.from({ length: 8 }, () =>
+						runNode({
+							credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+							parameters: listVoices,
+							items: Array.from({ length: 30 }, () => ({})),
+						}),
+					),
 				),
+				{ stepMs: 50 },
 			);
 			expect(runs.map((r) => r.error)).toEqual(Array(8).fill(undefined));
 			expect(runs.map((r) => r.items.length)).toEqual(Array(8).fill(30 * 5)); // five voices per item
 			const statuses = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.status);
 			const limited = statuses.filter((s) => s === 429).length;
 			expect(statuses.length - limited).toBe(240);
-			expect(limited / statuses.length).toBeLessThanOrEqual(0.01);
+			// on the fake clock the windows are exact: executions of one process that share their view of
+			// the budget never draw a 429
+			expect(limited).toBe(0);
 		} finally {
 			await sim.stop();
 		}

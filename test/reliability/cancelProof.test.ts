@@ -1,6 +1,7 @@
 import { runNode } from '../../harness/engine';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
-import { insertCall, startSimulator, type Fault, type Simulator } from '../../simulator';
+import type { FakeTime } from '../../harness/fakeTime';
+import { insertCall, type Fault, type Simulator } from '../../simulator';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
 
 /**
  * Cancel Scheduled Call after an uncertain first attempt: the first request canceled the call but
@@ -8,23 +9,21 @@ import { insertCall, startSimulator, type Fault, type Simulator } from '../../si
  * scheduled". The node reads the call and reports what happened, as Stop does.
  */
 describe('Cancel Scheduled Call proves its outcome after a lost or cut answer', () => {
-	const saved = { ...RETRY_LIMITS };
+	// on the fake clock: the repeat's backoff passes without waiting
+	let time: FakeTime;
 	let sim: Simulator;
-	beforeAll(() => {
-		RETRY_LIMITS.transientBackoffMs = 10;
-		RETRY_LIMITS.timeoutMs = 1_000;
+	withSimulatorOnFakeTime((t, s) => {
+		time = t;
+		sim = s;
 	});
-	afterAll(() => Object.assign(RETRY_LIMITS, saved));
-	beforeEach(async () => {
-		sim = await startSimulator();
-	});
-	afterEach(() => sim.stop());
 
 	const cancel = (callId: string) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'call', operation: 'cancel', callId },
-		});
+		time.runUntilSettled(
+			runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: { resource: 'call', operation: 'cancel', callId },
+			}),
+		);
 	const canceledCalls = () => [...sim.org.calls.values()].filter((c) => c.phase === 'canceled');
 
 	const FAULTS: Array<[string, Fault]> = [

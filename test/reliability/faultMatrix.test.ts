@@ -5,8 +5,8 @@ import {
 	endpointPath,
 	type EndpointName,
 } from '../../nodes/VoiceAgentCrm/transport/endpoints';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { runNode } from '../../harness/engine';
+import { installFakeTime } from '../../harness/fakeTime';
 import { pollingTrigger } from '../../harness/poll';
 import { startSimulator, type Simulator } from '../../simulator';
 import { insertCall, planCalls } from '../../simulator';
@@ -14,7 +14,6 @@ import { storedEvents } from '../../simulator';
 import {
 	expectedOutcome,
 	FAULTS,
-	MATRIX_TIMEOUT_MS,
 	OPERATION_CLASSES,
 	type FaultColumn,
 	type OperationClass,
@@ -38,8 +37,6 @@ interface ClassRunner {
 	path(sim: Simulator): string | RegExp;
 	/** How many records the operation stores when its request takes effect once. */
 	records?: number;
-	/** The cells spend seconds waiting (the call wait's 5 s poll interval), so they run side by side. */
-	sideBySide?: boolean;
 	/** Runs the operation once, calling `injectFault` just before the request the fault is for. */
 	run(sim: Simulator, injectFault: () => void): Promise<CellResult>;
 }
@@ -157,19 +154,12 @@ const pollRunner: ClassRunner = {
  * status reads or its record read. The call is scripted to be over, analysis included, about a
  * second after placement, so the first status read (5 s after placement) finds it finished and
  * the record read finds it complete: each read is sent once unless the fault is repeated.
- *
- * These cells run in real time, like the rest of the matrix, and not under fake time (which would
- * skip the 5 s of waiting): the transport's timeout is a socket timer that fake time does not move,
- * while the simulator's delay is a `setTimeout` that it does, so under fake time the "slower than
- * the timeout" answer would come before the timeout and that cell would test nothing. Instead the
- * row's cells run side by side, each with its own simulator, and the row costs one wait (~6 s).
  */
 function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 	return {
 		// any call's: its ID is not known until the placement answers
 		path: () => new RegExp(`^${ENDPOINTS[read].path.replace('{callId}', '[0-9a-f-]{36}')}$`),
 		records: 1,
-		sideBySide: true,
 		async run(sim, injectFault) {
 			planCalls(sim).next({
 				queueMs: 200,
@@ -323,11 +313,10 @@ const RUNNERS: Record<string, ClassRunner> = {
 	waitRecord: waitRunner('getCall'),
 };
 
-/** Wait (real time, bounded) until the simulator has answered every request, delayed ones too. */
+/** Wait (bounded) until the simulator has answered every request, delayed ones too. */
 async function settled(sim: Simulator): Promise<void> {
-	for (let waited = 0; waited < 10_000 && sim.requests.some((r) => r.status === 0); waited += 25) {
-		await new Promise((resolve) => setTimeout(resolve, 25));
-	}
+	for (let waited = 0; waited < 600_000 && sim.requests.some((r) => r.status === 0); waited += 1000)
+		await new Promise((resolve) => setTimeout(resolve, 1000));
 }
 
 /** A failure says what happened (the status or the missing answer) and what the user can do. */
@@ -339,19 +328,30 @@ const CELLS = OPERATION_CLASSES.flatMap((row) =>
 	FAULTS.map((fault) => ({ row, fault, name: `${row.label} × ${fault.label}` })),
 );
 
-/** One cell against its own simulator: the operation meets the fault once, as the policy says. */
+/**
+ * One cell against its own simulator: the operation meets the fault once, as the policy says. The
+ * cell runs on the fake clock, as every wait in it is a timer: the policy's backoff and 429 waits,
+ * the call wait's 5 s interval, the simulator's delayed answer and the request timeout it exceeds
+ * (the HTTP client's timer until the answer's headers arrive; `matrix.ts`, "slower than the
+ * timeout").
+ */
 async function runCell(row: OperationClass, fault: FaultColumn): Promise<void> {
+	const time = installFakeTime();
 	const sim = await startSimulator();
 	try {
 		const runner = RUNNERS[row.key];
 		const { method } = ENDPOINTS[row.endpoint];
 		const faultPath = runner.path(sim);
 		let sentBefore = 0;
-		const result = await runner.run(sim, () => {
-			sentBefore = sim.requestsTo(method, faultPath).length;
-			sim.faults.inject({ method, path: faultPath, fault: fault.fault });
-		});
-		await settled(sim);
+		const run = async () => {
+			const cell = await runner.run(sim, () => {
+				sentBefore = sim.requestsTo(method, faultPath).length;
+				sim.faults.inject({ method, path: faultPath, fault: fault.fault });
+			});
+			await settled(sim);
+			return cell;
+		};
+		const result = await time.runUntilSettled(run());
 		const outcome = expectedOutcome(row, fault);
 		// the faulted request, its repeat if the policy allows one, and the trigger's next poll
 		const sent = sim.requestsTo(method, faultPath).length - sentBefore;
@@ -374,33 +374,10 @@ async function runCell(row: OperationClass, fault: FaultColumn): Promise<void> {
 		}
 	} finally {
 		await sim.stop();
+		time.uninstall();
 	}
 }
 
 describe('Fault matrix: every operation class meets every fault as the request policy says', () => {
-	const saved = { ...RETRY_LIMITS };
-	beforeAll(() => {
-		// the 30 s timeout and 1 s backoff of the nodes, shortened so that the matrix runs in seconds
-		RETRY_LIMITS.timeoutMs = MATRIX_TIMEOUT_MS;
-		RETRY_LIMITS.transientBackoffMs = 50;
-	});
-	afterAll(() => Object.assign(RETRY_LIMITS, saved));
-
-	const sideBySide = CELLS.filter((cell) => RUNNERS[cell.row.key].sideBySide);
-	it.each(CELLS.filter((cell) => !sideBySide.includes(cell)))('$name', ({ row, fault }) =>
-		runCell(row, fault),
-	);
-
-	describe('cells that wait seconds, run side by side', () => {
-		const running = new Map<string, Promise<void>>();
-		beforeAll(() => {
-			for (const { row, fault, name } of sideBySide) {
-				const cell = runCell(row, fault);
-				// a cell that fails before its test awaits it is reported there, not as an unhandled rejection
-				cell.catch(() => undefined);
-				running.set(name, cell);
-			}
-		});
-		it.each(sideBySide)('$name', ({ name }) => running.get(name)!);
-	});
+	it.each(CELLS)('$name', ({ row, fault }) => runCell(row, fault));
 });

@@ -3,8 +3,9 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness/engine';
 import { pollingTrigger } from '../../harness/poll';
 import { ENDPOINTS, type EndpointName } from '../../nodes/VoiceAgentCrm/transport/endpoints';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
-import { startSimulator, type Simulator } from '../../simulator';
+import type { FakeTime } from '../../harness/fakeTime';
+import type { Simulator } from '../../simulator';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const ANY_ID = '[^/]+';
@@ -115,13 +116,13 @@ function visible(value: unknown): string {
 }
 
 describe('a service that quotes the API key in its error message: the key appears nowhere', () => {
-	const saved = { ...RETRY_LIMITS };
+	// on the fake clock: the repeats of a 500 and their backoff pass without waiting
+	let time: FakeTime;
 	let sim: Simulator;
-	beforeAll(() => {
-		RETRY_LIMITS.transientBackoffMs = 10;
+	withSimulatorOnFakeTime((t, s) => {
+		time = t;
+		sim = s;
 	});
-	afterAll(() => Object.assign(RETRY_LIMITS, saved));
-	afterEach(() => sim.stop());
 
 	const statuses = [400, 401, 500];
 	it.each(
@@ -129,7 +130,6 @@ describe('a service that quotes the API key in its error message: the key appear
 			statuses.map((status) => ({ ...c, status, name: `${c.label} × ${status}` })),
 		),
 	)('$name', async ({ endpoint, parameters, items, status }) => {
-		sim = await startSimulator();
 		const { method } = ENDPOINTS[endpoint];
 		const echo = {
 			status,
@@ -138,18 +138,16 @@ describe('a service that quotes the API key in its error message: the key appear
 		};
 		for (const continueOnFail of [false, true]) {
 			sim.faults.clear();
-			sim.faults.inject({
-				method,
-				path: pathOf(endpoint),
-				fault: echo,
-				times: RETRY_LIMITS.transientTries,
-			});
-			const run = await runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				parameters: parameters(sim),
-				items,
-				continueOnFail,
-			});
+			// every try, repeats included
+			sim.faults.inject({ method, path: pathOf(endpoint), fault: echo, times: Infinity });
+			const run = await time.runUntilSettled(
+				runNode({
+					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					parameters: parameters(sim),
+					items,
+					continueOnFail,
+				}),
+			);
 			const seen = visible({
 				items: run.items,
 				error: run.error,
@@ -162,7 +160,6 @@ describe('a service that quotes the API key in its error message: the key appear
 	});
 
 	it('a poll of the trigger that meets the quoted key raises an error without it', async () => {
-		sim = await startSimulator();
 		const trigger = pollingTrigger({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: { event: 'callFinished' },
@@ -173,7 +170,7 @@ describe('a service that quotes the API key in its error message: the key appear
 			path: pathOf('listCalls'),
 			fault: { status: 401, body: { statusCode: 401, message: 'Invalid API key' }, quoteKey: true },
 		});
-		const failed = await trigger.poll().then(
+		const failed = await time.runUntilSettled(trigger.poll()).then(
 			() => undefined,
 			(error: unknown) => error,
 		);

@@ -1,8 +1,7 @@
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll';
 import { startSimulator, type Simulator } from '../../simulator';
 import { insertCall } from '../../simulator';
-import { beforeNthRequest } from '../trigger/simulation';
 
 const CALLS = '/v1/calls';
 /** More finished calls than one page holds (1,000), so that the poll reads a second page. */
@@ -13,26 +12,27 @@ const TWO_PAGES = 1_100;
  * the static data is as it was, and the next good poll emits every call missed, once.
  */
 describe('Trigger: a failed poll keeps its state and the next good poll emits what was missed, once', () => {
+	// on the fake clock: each failing page is tried three times, with a backoff between the tries
+	let time: FakeTime;
 	let sim: Simulator;
 	let trigger: PollingTrigger;
-	const saved = { ...RETRY_LIMITS };
-	beforeAll(() => {
-		// each failing page is tried three times; the 1 s backoff shortened
-		RETRY_LIMITS.transientBackoffMs = 20;
-	});
-	afterAll(() => Object.assign(RETRY_LIMITS, saved));
+	const poll = () => time.runUntilSettled(trigger.poll());
 
 	beforeEach(async () => {
+		time = installFakeTime();
 		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
 		trigger = pollingTrigger({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			parameters: { event: 'callFinished' },
 			clock: () => sim.clock.now(),
 		});
-		expect(await trigger.poll()).toBeNull();
+		expect(await poll()).toBeNull();
 		await sim.clock.advance(60_000);
 	});
-	afterEach(() => sim.stop());
+	afterEach(async () => {
+		await sim.stop();
+		time.uninstall();
+	});
 
 	const finishCalls = (count: number) =>
 		Array.from(
@@ -44,45 +44,48 @@ describe('Trigger: a failed poll keeps its state and the next good poll emits wh
 
 	async function failingPoll(): Promise<void> {
 		const before = JSON.stringify(trigger.staticData);
-		const error = (await trigger.poll().then(
+		const error = (await poll().then(
 			() => undefined,
 			(e: unknown) => e,
 		)) as { message?: string; description?: string } | undefined;
 		expect(error?.message).toMatch(/HTTP 500/);
 		expect(error?.description).toMatch(/GET \/v1\/calls answered 500/);
 		expect(JSON.stringify(trigger.staticData)).toBe(before);
+		// the service recovers
+		sim.faults.clear();
 	}
 
 	it('a 5xx on the first page', async () => {
 		const missed = finishCalls(5);
-		sim.faults.inject({
-			method: 'GET',
-			path: CALLS,
-			times: RETRY_LIMITS.transientTries,
-			fault: { status: 500 },
-		});
+		sim.faults.inject({ method: 'GET', path: CALLS, times: Infinity, fault: { status: 500 } });
 		await failingPoll();
-		const next = emitted(await trigger.poll());
+		const next = emitted(await poll());
 		expect(next.sort()).toEqual([...missed].sort());
-		expect(await trigger.poll()).toBeNull();
+		expect(await poll()).toBeNull();
 	});
 
 	it('a 5xx on a later page, after the first page was read', async () => {
 		const missed = finishCalls(TWO_PAGES);
-		const disarm = beforeNthRequest(sim, 'GET', CALLS, 2, () =>
-			sim.faults.inject({
-				method: 'GET',
-				path: CALLS,
-				times: RETRY_LIMITS.transientTries,
-				fault: { status: 500 },
-			}),
-		);
+		// the first page is read; the second fails, every try
+		sim.faults.inject({
+			method: 'GET',
+			path: CALLS,
+			skip: 1,
+			times: Infinity,
+			fault: { status: 500 },
+		});
+		const sent = sim.requestsTo('GET', CALLS).length;
 		await failingPoll();
-		expect(disarm()).toBe(true);
+		expect(
+			sim
+				.requestsTo('GET', CALLS)
+				.slice(sent)
+				.map((r) => r.status),
+		).toEqual([200, 500, 500, 500]);
 		// the first page was read and then dropped with the failed poll: nothing of it was emitted
-		const next = emitted(await trigger.poll());
+		const next = emitted(await poll());
 		expect(next).toHaveLength(TWO_PAGES);
 		expect(new Set(next)).toEqual(new Set(missed));
-		expect(await trigger.poll()).toBeNull();
+		expect(await poll()).toBeNull();
 	});
 });

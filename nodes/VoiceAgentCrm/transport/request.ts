@@ -45,16 +45,16 @@ export { CREDENTIAL_NAME };
  * `timeoutMs` is how long one request may take before it counts as unanswered (then repeated or
  * not, by the endpoint's policy). It is a setting of the package, not a node option: the service's
  * answers take well under a second, and a user who shortened it would only turn slow placements
- * and sends into "may have been placed" failures, which cannot be repeated. Tests lower it (and
- * the backoff) here rather than wait 30 s.
+ * and sends into "may have been placed" failures, which cannot be repeated. Fixed: the tests run on
+ * a fake clock, where these waits and the timeout cost nothing.
  */
-export const RETRY_LIMITS = {
+export const RETRY_LIMITS = Object.freeze({
 	rateLimitTries: 6,
 	rateLimitTotalWaitMs: 5 * 60_000,
 	transientTries: 3,
 	transientBackoffMs: 1_000,
 	timeoutMs: 30_000,
-};
+});
 
 export interface RequestOptions {
 	params?: Record<string, string>;
