@@ -2,8 +2,10 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator'],
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': 'ts-jest' },
+	// the dev code is TypeScript, `.ts` or `.cts` (docs/decisions.md, "n8n's toolchain")
+	testMatch: ['**/*.test.ts', '**/*.test.cts'],
+	moduleFileExtensions: ['ts', 'cts', 'js', 'json'],
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.ts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
