@@ -4,7 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test', '<rootDir>/simulator'],
 	// the dev code is TypeScript, `.ts` or `.cts` (docs/decisions.md, "n8n's toolchain")
 	testMatch: ['**/*.test.ts', '**/*.test.cts'],
-	moduleFileExtensions: ['ts', 'cts', 'js', 'json'],
+	// jest's default list, with .cts
+	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
 	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.ts'],
