@@ -81,7 +81,7 @@ beforeAll(() => {
 	writeFileSync(path.join(unpacked, PROBE), 'setTimeout(() => undefined, 10);\n');
 	scannerFindings = scannerLint(unpacked);
 	rmSync(path.join(unpacked, PROBE));
-}, 180_000);
+}, 300_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
