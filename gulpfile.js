@@ -1,11 +1,11 @@
 const { src, dest } = require('gulp');
 
-/** Copy node and credential icons (and codex files) next to the compiled JS in dist/. */
-function buildIcons() {
-	return src(['nodes/**/*.{png,svg}', 'nodes/**/*.node.json', 'credentials/**/*.{png,svg}'], {
-		base: '.',
-		encoding: false,
-	}).pipe(dest('dist'));
+/**
+ * Copy the nodes' codex files (`<Node>.node.json`: categories, documentation links) next to the
+ * compiled JS. `n8n-node build` compiles and copies the icons, but no codex file.
+ */
+function buildCodex() {
+	return src('nodes/**/*.node.json', { base: '.' }).pipe(dest('dist'));
 }
 
-exports['build:icons'] = buildIcons;
+exports['build:codex'] = buildCodex;

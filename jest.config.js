@@ -2,8 +2,11 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator'],
-	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': 'ts-jest' },
+	// the dev code is TypeScript, `.ts` or `.cts` (docs/decisions.md, "n8n's toolchain")
+	testMatch: ['**/*.test.ts', '**/*.test.cts'],
+	// jest's default list, with .cts
+	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
+	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.ts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],

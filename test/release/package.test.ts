@@ -11,38 +11,100 @@ import {
 } from '../../scripts/n8n/runtimeRequires';
 
 /**
- * The package as npm would publish it: what `npm pack` puts in the tarball, and what its built
- * files require at run time (it has no `dependencies`; n8n has to provide every module it needs).
+ * The package as npm would publish it: built once from this checkout, packed once with
+ * `npm pack`, the tarball unpacked; what it ships, what its built files require at run time (it
+ * has no `dependencies`; n8n has to provide every module it needs), and n8n's verification
+ * scanner's lint of it.
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
-const DIST = path.join(ROOT, 'dist');
 const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
 	n8n: { nodes: string[]; credentials: string[] };
 	dependencies?: Record<string, string>;
 };
 
+/** A file that breaks the cloud rules, linted beside the unpacked package: the lint can fail. */
+const PROBE = path.join('dist', 'nodes', 'LintProbe.js');
+
+let work: string;
+/** The unpacked tarball. */
+let unpacked: string;
+let DIST: string;
 let packed: string[] = [];
+let scannerFindings: Record<string, string[]> = {};
+
+/** The rules n8n's scanner lint reports per file of the unpacked package. */
+function scannerLint(packageDir: string): Record<string, string[]> {
+	let output: string;
+	try {
+		output = execFileSync(
+			path.join(ROOT, 'node_modules/.bin/eslint'),
+			[
+				'-c',
+				path.join(ROOT, 'eslint.scanner.config.mjs'),
+				'--format',
+				'json',
+				'package.json',
+				'dist',
+			],
+			{ cwd: packageDir, encoding: 'utf8' },
+		);
+	} catch (error) {
+		output = String((error as { stdout?: string }).stdout);
+	}
+	const results = JSON.parse(output) as Array<{
+		filePath: string;
+		messages: Array<{ ruleId: string | null }>;
+	}>;
+	return Object.fromEntries(
+		results.map((result) => [
+			path.relative(packageDir, result.filePath),
+			result.messages.map((message) => String(message.ruleId)),
+		]),
+	);
+}
 
 beforeAll(() => {
 	// the tarball is made from dist/: build it from the sources of this checkout first
 	execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
-	const [listing] = JSON.parse(
-		execFileSync('npm', ['pack', '--dry-run', '--json'], {
+	work = mkdtempSync(path.join(tmpdir(), 'voice-agent-crm-pack-'));
+	const [tarball] = JSON.parse(
+		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
 			cwd: ROOT,
 			stdio: ['ignore', 'pipe', 'pipe'],
 		}).toString(),
-	) as Array<{
-		files: Array<{ path: string }>;
-	}>;
-	packed = listing.files.map((file) => file.path).sort();
-}, 120_000);
+	) as Array<{ filename: string; files: Array<{ path: string }> }>;
+	packed = tarball.files.map((file) => file.path).sort();
+	execFileSync('tar', ['-xzf', path.join(work, tarball.filename), '-C', work]);
+	unpacked = path.join(work, 'package');
+	DIST = path.join(unpacked, 'dist');
+	writeFileSync(path.join(unpacked, PROBE), 'setTimeout(() => undefined, 10);\n');
+	scannerFindings = scannerLint(unpacked);
+	rmSync(path.join(unpacked, PROBE));
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+describe("n8n's verification scanner, lint leg, on the packed tarball", () => {
+	it('finds nothing in package.json or any built file', () => {
+		const { [PROBE]: _probe, ...shipped } = scannerFindings;
+		expect(Object.keys(shipped)).toEqual(
+			expect.arrayContaining(['package.json', ...manifest.n8n.nodes, ...manifest.n8n.credentials]),
+		);
+		expect(Object.entries(shipped).filter(([, rules]) => rules.length > 0)).toEqual([]);
+	});
+
+	it('reports a built file that breaks the cloud rules', () => {
+		expect(scannerFindings[PROBE]).toEqual(['@n8n/community-nodes/no-restricted-globals']);
+	});
+});
 
 describe('npm pack', () => {
-	it('ships package.json, README.md, LICENSE and dist/ only', () => {
+	it("ships package.json, README.md, LICENSE and dist/'s nodes and credential only", () => {
 		const outside = packed.filter(
 			(file) =>
-				!file.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(file),
+				!/^dist\/(nodes|credentials)\//.test(file) &&
+				!['package.json', 'README.md', 'LICENSE'].includes(file),
 		);
 		expect(outside).toEqual([]);
 		expect(packed).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE']));
@@ -56,11 +118,11 @@ describe('npm pack', () => {
 
 	it('ships every icon the nodes and the credential name, light and dark', () => {
 		const sources = [...manifest.n8n.nodes, ...manifest.n8n.credentials].map((file) =>
-			path.join(ROOT, file),
+			path.join(unpacked, file),
 		);
 		const icons = sources.flatMap((file) =>
 			[...readFileSync(file, 'utf8').matchAll(/['"]file:([^'"]+\.svg)['"]/g)].map((match) =>
-				path.posix.join(path.posix.dirname(path.relative(ROOT, file)), match[1]),
+				path.posix.join(path.posix.dirname(path.relative(unpacked, file)), match[1]),
 			),
 		);
 		expect(icons.filter((icon) => icon.endsWith('.dark.svg')).length).toBe(sources.length);
@@ -113,11 +175,16 @@ describe('run-time requirements of the built package', () => {
 		let copy: string;
 		const actionNode = path.join('nodes', 'VoiceAgentCrm', 'VoiceAgentCrm.node.js');
 
-		beforeEach(() => {
+		let original: string;
+
+		// one copy of dist/; each case starts from the action node as built
+		beforeAll(() => {
 			copy = mkdtempSync(path.join(tmpdir(), 'voice-agent-crm-dist-'));
 			cpSync(DIST, copy, { recursive: true });
+			original = readFileSync(path.join(copy, actionNode), 'utf8');
 		});
-		afterEach(() => rmSync(copy, { recursive: true, force: true }));
+		beforeEach(() => writeFileSync(path.join(copy, actionNode), original));
+		afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
 		const inject = (line: string) => {
 			const file = path.join(copy, actionNode);

@@ -1,11 +1,13 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { parseDocument } from 'yaml';
 
 /**
- * GitHub Actions: ci.yml runs what .ci/run runs; publish.yml publishes a version tag with npm
- * provenance after lint and build.
+ * GitHub Actions: ci.yml runs what .ci/run runs; publish.yml releases a version tag through
+ * n8n's node CLI, which lints, builds and publishes with npm provenance.
  */
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -47,6 +49,25 @@ function ciRunCommands(): string[] {
 		.filter((line) => line && !line.startsWith('#') && !/^(set |cd |node --version$)/.test(line));
 }
 
+/** The package's npm scripts. */
+const scripts = (
+	JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+		scripts: Record<string, string>;
+	}
+).scripts;
+
+describe("n8n's node CLI builds, lints and releases the package", () => {
+	it('npm run build and npm run lint start with n8n-node build and n8n-node lint', () => {
+		expect(scripts.build).toMatch(/^n8n-node build( &&|$)/);
+		expect(scripts.lint).toMatch(/^n8n-node lint( &&|$)/);
+	});
+
+	it('npm run release is n8n-node release, and a plain npm publish is refused', () => {
+		expect(scripts.release).toBe('n8n-node release');
+		expect(scripts.prepublishOnly).toBe('n8n-node prerelease');
+	});
+});
+
 describe('.github/workflows/ci.yml', () => {
 	const flow = workflow('ci.yml');
 
@@ -61,6 +82,60 @@ describe('.github/workflows/ci.yml', () => {
 		);
 		expect(commands(flow)).toEqual(ciRunCommands());
 		expect(Object.values(flow.jobs)[0].steps[0].uses).toMatch(/^actions\/checkout@/);
+	});
+
+	it('lints and builds as the release does (n8n-node release runs npm run lint, then npm run build)', () => {
+		const run = commands(flow);
+		expect(run.indexOf('npm run lint')).toBeGreaterThan(
+			run.indexOf('npm install --no-audit --no-fund'),
+		);
+		expect(run.indexOf('npm run build')).toBeGreaterThan(run.indexOf('npm run lint'));
+	});
+
+	describe("fails unless n8n's node CLI reports cloud support ENABLED", () => {
+		const check = () =>
+			commands(flow).find((line) => line.startsWith('npx n8n-node cloud-support')) ?? '';
+		let folder: string;
+
+		/** The check, as CI runs it (colours on), in a package with this eslint.config.mjs and strict mode. */
+		const runCheck = (eslintConfig: string, strict: boolean): boolean => {
+			writeFileSync(
+				path.join(folder, 'package.json'),
+				JSON.stringify({ name: 'n8n-nodes-probe', version: '0.1.0', n8n: { strict, nodes: [] } }),
+			);
+			writeFileSync(path.join(folder, 'eslint.config.mjs'), eslintConfig);
+			try {
+				execFileSync('bash', ['-o', 'pipefail', '-c', check()], {
+					cwd: folder,
+					stdio: 'pipe',
+					env: { ...process.env, FORCE_COLOR: '1' },
+				});
+				return true;
+			} catch {
+				return false;
+			}
+		};
+		const STOCK = "import { config } from '@n8n/node-cli/eslint';\n\nexport default config;\n";
+
+		beforeAll(() => {
+			folder = mkdtempSync(path.join(tmpdir(), 'voice-agent-crm-cloud-support-'));
+			// the CLI of this checkout, not one npx would download
+			symlinkSync(path.join(ROOT, 'node_modules'), path.join(folder, 'node_modules'));
+		});
+		afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+		it('is a step of its own', () => {
+			expect(check()).toBe("npx n8n-node cloud-support | grep 'Cloud support is .*ENABLED'");
+		});
+
+		it("passes with strict mode and n8n's stock config", () => {
+			expect(runCheck(STOCK, true)).toBe(true);
+		}, 60_000);
+
+		it('fails without strict mode, or with a config of its own', () => {
+			expect(runCheck(STOCK, false)).toBe(false);
+			expect(runCheck(`${STOCK}// more\nexport const more = 1;\n`, true)).toBe(false);
+		}, 60_000);
 	});
 });
 
@@ -77,15 +152,27 @@ describe('.github/workflows/publish.yml', () => {
 		expect(job.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
 	});
 
-	it('installs, builds, lints, then publishes with provenance, publicly, to the npm registry', () => {
+	it('installs, checks the package, then releases through n8n-node release to the npm registry', () => {
 		const run = commands(flow);
 		const at = (command: string) => run.indexOf(command);
-		expect(at('npm run build')).toBeGreaterThan(at('npm install --no-audit --no-fund'));
-		expect(at('npm run lint')).toBeGreaterThan(at('npm run build'));
-		expect(run[run.length - 1]).toBe('npm publish --provenance --access public');
 		expect(at('npm install --no-audit --no-fund')).toBeGreaterThan(-1);
+		expect(at('npx jest test/release test/lint')).toBeGreaterThan(
+			at('npm install --no-audit --no-fund'),
+		);
+		expect(run[run.length - 1]).toBe('npm run release');
+		expect(run.filter((line) => /\bnpm publish\b/.test(line))).toEqual([]);
 		const setup = job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
 		expect(setup?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+		// npm's trusted publishing needs npm 11.5.1, which Node 24 brings
+		expect(Number(setup?.with?.['node-version'])).toBeGreaterThanOrEqual(24);
+	});
+
+	it("uses no npm token: trusted publishing through GitHub's OIDC token", () => {
+		const text = readFileSync(path.join(ROOT, '.github', 'workflows', 'publish.yml'), 'utf8')
+			.split('\n')
+			.filter((line) => !line.trim().startsWith('#'))
+			.join('\n');
+		expect(text).not.toMatch(/secrets\.|NPM_TOKEN|NODE_AUTH_TOKEN/);
 	});
 
 	it('refuses a tag that does not name package.json version', () => {

@@ -37,7 +37,9 @@ export function derivedEventId(
 	normalizedName: string,
 	occurredAtUtc: string | undefined,
 ): string {
-	const { event_id: _id, create_contact: _filing, ...content } = event;
+	const content = { ...event };
+	delete content.event_id;
+	delete content.create_contact;
 	const canonical = canonicalJson({
 		...content,
 		event_name: normalizedName,

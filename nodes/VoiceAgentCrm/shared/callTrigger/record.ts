@@ -45,12 +45,10 @@ export function needsOwnRead(choices: TranscriptChoices): boolean {
 /** Drop what the user turned off but the list answers anyway (the transcript). */
 function shaped(call: IDataObject, settings: CallSettings): IDataObject {
 	if (transcriptWanted(settings)) return call;
-	const {
-		chat_history: _history,
-		chat_history_with_tools: _tools,
-		transcript_format: _format,
-		...rest
-	} = call;
+	const rest = { ...call };
+	delete rest.chat_history;
+	delete rest.chat_history_with_tools;
+	delete rest.transcript_format;
 	return rest;
 }
 
