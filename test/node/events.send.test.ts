@@ -652,6 +652,7 @@ describe.each([
 				sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
 				const savedTimeout = RETRY_LIMITS.timeoutMs;
 				if (tag === 'timeout') RETRY_LIMITS.timeoutMs = 1500;
+				const postsBefore = posts();
 				const repeated = await runNode({
 					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
@@ -674,8 +675,10 @@ describe.each([
 					duplicate: 0,
 					stored_this_run_or_earlier: 3,
 					contacts_created: 0,
-					requests: 1,
+					// the first attempt and its repeat: both were sent
+					requests: 2,
 				});
+				expect(posts() - postsBefore).toBe(2);
 
 				// an earlier run's events, sent again without a fault: plain duplicates, counted as such
 				const again = await runNode({

@@ -57,74 +57,52 @@ export class CsvParser implements RowParser {
 
 	push(text: string): FileRecord[] {
 		const { delimiter } = this;
-		let start = 0;
 		for (let i = 0; i < text.length; i++) {
 			const code = text.charCodeAt(i);
-			switch (this.state) {
-				case 'afterCr':
-					this.state = 'fieldStart';
-					if (code === LF) {
-						start = i + 1;
-						break;
-					}
-				// a lone CR ended the record: this character starts the next one
-				// falls through
-				case 'fieldStart':
-					if (code === QUOTE) {
-						this.state = 'quoted';
-						start = i + 1;
-						break;
-					}
-					this.state = 'unquoted';
-					start = i;
-				// falls through
-				case 'unquoted': {
-					// the common case, a plain field: jump to its end
-					let end = i;
-					while (end < text.length) {
-						const c = text.charCodeAt(end);
-						if (c === delimiter || c === LF || c === CR) break;
-						end++;
-					}
-					this.field += text.slice(start, end);
-					i = end;
-					if (end === text.length) {
-						start = text.length;
-						break;
-					}
-					this.endOfField(text.charCodeAt(end));
-					start = i + 1;
-					break;
-				}
-				case 'quoted': {
-					const close = text.indexOf('"', i);
-					if (close === -1) {
-						this.field += text.slice(i);
-						i = text.length;
-						start = text.length;
-						break;
-					}
-					this.field += text.slice(i, close);
-					i = close;
-					this.state = 'quoteInQuoted';
-					break;
-				}
-				case 'quoteInQuoted':
-					if (code === QUOTE) {
-						this.field += '"';
-						this.state = 'quoted';
-					} else if (code === delimiter || code === LF || code === CR) {
-						this.endOfField(code);
-					} else {
-						// `"ab"c`: RFC 4180 has no reading for it; the row is reported, not guessed
-						this.recordError ??=
-							'a quoted field must end at a delimiter or a line break (a quote inside a field is written "")';
-						this.field += text[i];
-						this.state = 'unquoted';
-						start = i + 1;
-					}
-					break;
+			if (this.state === 'afterCr') {
+				this.state = 'fieldStart';
+				// CRLF is one line break; a lone CR ended the record and this character starts the next
+				if (code === LF) continue;
 			}
+			if (this.state === 'quoted') {
+				const close = text.indexOf('"', i);
+				this.field += text.slice(i, close === -1 ? text.length : close);
+				if (close === -1) break;
+				i = close;
+				this.state = 'quoteInQuoted';
+				continue;
+			}
+			if (this.state === 'quoteInQuoted') {
+				if (code === QUOTE) {
+					this.field += '"';
+					this.state = 'quoted';
+					continue;
+				}
+				if (code === delimiter || code === LF || code === CR) {
+					this.endOfField(code);
+					continue;
+				}
+				// `"ab"c`: RFC 4180 has no reading for it; the row is reported, not guessed
+				this.recordError ??=
+					'a quoted field must end at a delimiter or a line break (a quote inside a field is written "")';
+				this.state = 'unquoted';
+			} else if (this.state === 'fieldStart') {
+				if (code === QUOTE) {
+					this.state = 'quoted';
+					continue;
+				}
+				this.state = 'unquoted';
+			}
+			// unquoted, the common case: jump to the end of the field
+			let end = i;
+			while (end < text.length) {
+				const c = text.charCodeAt(end);
+				if (c === delimiter || c === LF || c === CR) break;
+				end++;
+			}
+			this.field += text.slice(i, end);
+			i = end;
+			if (end < text.length) this.endOfField(text.charCodeAt(end));
 		}
 		const done = this.out;
 		this.out = [];
