@@ -1,4 +1,4 @@
-import type { INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine';
 import { sendFields } from '../../nodes/VoiceAgentCrm/actions/event/send.fields';
@@ -28,7 +28,7 @@ describe('Event → Send: what the editor tells', () => {
 			sim = await startSimulator({ limits: { events: 10_000, ip: 10_000 } });
 		});
 		afterAll(() => sim.stop());
-		const run = (items: Array<Record<string, unknown>>) =>
+		const run = (items: IDataObject[]) =>
 			runNode({
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' },
