@@ -1,6 +1,9 @@
-import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type { IBinaryKeyData, IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
+import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine';
+import { additionalDataFor, CREDENTIAL_REF, runNode } from '../../harness/engine';
+import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from '../../harness/nodeTypes';
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { contactByEmail, startSimulator, storedEvents, type Simulator } from '../../simulator';
 
@@ -321,3 +324,107 @@ describe('Event → Send from a file, through the engine against the simulator',
 		expect(posts()).toBe(before);
 	});
 });
+
+describe('Event → Send from a file, stopped in the editor', () => {
+	it('names the first row not known to be stored, and the re-run from there stores the rest once', async () => {
+		const sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
+		try {
+			const csv = purchases('cancel', 350);
+			// the second request is answered late: the execution is stopped while it is on its way
+			sim.faults.inject({
+				method: 'POST',
+				path: '/v1/events',
+				skip: 1,
+				fault: { delayMs: 3000 },
+			});
+			const parameters = { ...FROM_FILE };
+			const execution = startNodeRun(sim, parameters, fileItem(csv));
+			while (sim.requestsTo('POST', '/v1/events').length < 2)
+				await new Promise((resolve) => setTimeout(resolve, 5));
+			execution.cancel();
+			const run = await execution.done;
+			const task = run.data.resultData.runData['Voice Agent CRM']?.[0];
+			const error = task?.error ?? run.data.resultData.error;
+			// the second request (rows 102 to 201) was on its way: n8n aborted it, so its rows are not known to be stored
+			expect(error?.message).toBe('Stopped at row 102 of the file');
+			const row = Number(/row (\d+)/.exec(error!.message)![1]);
+			expect(error?.description).toContain(`Start at Row set to ${row}`);
+			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(2);
+
+			const resumed = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: { ...FROM_FILE, fileOptions: { startAtRow: row } },
+				items: [{}],
+				binary: [fileItem(csv)],
+			});
+			expect(resumed.error).toBeUndefined();
+			expect(storedEvents(sim.org)).toHaveLength(350);
+			const storedIds = storedEvents(sim.org).map((event) => event.event_id);
+			expect(new Set(storedIds).size).toBe(350);
+		} finally {
+			await sim.stop();
+		}
+	});
+});
+
+/** Manual Trigger → Test Items → Voice Agent CRM through the engine, with the execution's Stop at hand. */
+function startNodeRun(sim: Simulator, parameters: INodeParameters, binary: IBinaryKeyData) {
+	const nodes: INode[] = [
+		{
+			id: 'n1',
+			name: 'Start',
+			type: MANUAL_TRIGGER,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+		{
+			id: 'n2',
+			name: 'Items',
+			type: TEST_ITEMS,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { items: '[{}]', binary: JSON.stringify([binary]) },
+		},
+		{
+			id: 'n3',
+			name: 'Voice Agent CRM',
+			type: ACTION_NODE,
+			typeVersion: 1,
+			position: [400, 0],
+			parameters,
+			credentials: CREDENTIAL_REF,
+		},
+	];
+	const connections = {
+		Start: { main: [[{ node: 'Items', type: NodeConnectionTypes.Main, index: 0 }]] },
+		Items: { main: [[{ node: 'Voice Agent CRM', type: NodeConnectionTypes.Main, index: 0 }]] },
+	};
+	const workflow = new Workflow({
+		id: 'wf-stop',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes: new TestNodeTypes(),
+	});
+	const workflowData = {
+		id: 'wf-stop',
+		name: 'stop',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+	};
+	const hooks = new ExecutionLifecycleHooks('manual', 'exec-stop', workflowData as never);
+	const executeWorkflow = new WorkflowExecute(
+		additionalDataFor({ apiKey: sim.apiKey, baseUrl: sim.baseUrl }, hooks),
+		'manual',
+		createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
+			},
+		}),
+	);
+	const running = executeWorkflow.processRunExecutionData(workflow);
+	return { cancel: () => running.cancel(), done: running as Promise<IRun> };
+}

@@ -32,6 +32,11 @@ export interface BatchSenderOptions {
 	progressOf(batch: Batch): string;
 	/** What to call a row in messages: "item" on the item path, "row" for a file. */
 	rowWord: 'item' | 'row';
+	/**
+	 * The error that ends the run when the execution was stopped while a batch was on its way (n8n
+	 * aborts the request): `firstRow` is the first row not known to be stored.
+	 */
+	stoppedAt?: (firstRow: number) => NodeOperationError;
 }
 
 /**
@@ -93,6 +98,10 @@ export class BatchSender {
 			});
 			this.record(batch, answer);
 		} catch (error) {
+			if (this.options.stoppedAt && context.getExecutionCancelSignal?.()?.aborted)
+				throw this.options.stoppedAt(
+					Math.min(batch.rows[0].row, this.firstUnsentRow() ?? Infinity),
+				);
 			const nodeError = continueOrThrow(context, error, itemIndex, () =>
 				this.options.progressOf(batch),
 			);

@@ -65,8 +65,14 @@ async function sendFile(
 		itemIndexOf: () => itemIndex,
 		progressOf: (batch) => stoppedAt(firstNotStored(batch, sender), deriveIds, report),
 		rowWord: 'row',
+		stoppedAt: (row) => stopped(row),
 	});
 	const signal = context.getExecutionCancelSignal?.();
+	const stopped = (row: number) =>
+		new NodeOperationError(context.getNode(), `Stopped at row ${row} of the file`, {
+			itemIndex,
+			description: stoppedAt(row, deriveIds, report),
+		});
 	const now = Date.now();
 	let lastRow = startAt - 1;
 	try {
@@ -76,13 +82,8 @@ async function sendFile(
 		const parser = parserForField(context, itemIndex, format, delimiter);
 		for await (const record of recordsOf(pieces, parser)) {
 			if (record.row < startAt) continue;
-			if (signal?.aborted) {
-				const row = Math.min(record.row, sender.firstUnsentRow() ?? record.row);
-				throw new NodeOperationError(context.getNode(), `Stopped at row ${row} of the file`, {
-					itemIndex,
-					description: stoppedAt(row, deriveIds, report),
-				});
-			}
+			if (signal?.aborted)
+				throw stopped(Math.min(record.row, sender.firstUnsentRow() ?? record.row));
 			lastRow = record.row;
 			report.rowsRead++;
 			if (record.error !== undefined) {
