@@ -15,7 +15,7 @@
  * Environment: N8N_CACHE_DIR (where test:n8n installed n8n), BENCH_N8N_RUNS (pairs at 10,000 rows,
  * default 3), BENCH_N8N_RUNS_100K (default 1), BENCH_N8N_RUNS_1M (default 1), BENCH_N8N_WORKFLOWS_10K
  * (default automatic,fields,json,codeHttp), BENCH_N8N_WORKFLOWS_100K (default
- * automatic,codeHttp,file), BENCH_N8N_SKIP_BUILD=1.
+ * automatic,codeHttp,file), BENCH_N8N_SKIP_BUILD=1, BENCH_N8N_TMP (its folder under bench/.tmp, default n8n).
  */
 import { randomBytes } from 'node:crypto';
 import { execFileSync, spawn } from 'node:child_process';
@@ -33,6 +33,7 @@ import path from 'node:path';
 
 import { startSimulator, storedEvents } from '../../simulator';
 import {
+	freePort,
 	freshDir,
 	installPaths,
 	keepSecret,
@@ -436,7 +437,8 @@ const median = (values: number[]) =>
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 async function main(): Promise<void> {
-	const workDir = freshDir(path.join(ROOT, 'bench', '.tmp', 'n8n'));
+	// BENCH_N8N_TMP: a folder of its own, for two benches side by side
+	const workDir = freshDir(path.join(ROOT, 'bench', '.tmp', process.env.BENCH_N8N_TMP ?? 'n8n'));
 	const install = installPaths(
 		process.env.N8N_CACHE_DIR ?? path.join(homedir(), '.cache', PACKAGE_NAME, 'n8n-2.38.7'),
 	);
@@ -446,6 +448,8 @@ async function main(): Promise<void> {
 		freshDir(path.join(workDir, 'logs')),
 		0,
 	);
+	// n8n's task broker listens on 5679 unless told otherwise: another n8n may be running here
+	n8n.taskBrokerPort = await freePort();
 	await installPackage(n8n, workDir);
 	const sim = await startSimulator({
 		apiKey: `vak_${randomBytes(18).toString('hex')}`,
