@@ -67,6 +67,18 @@ async function sendFile(
 		rowWord: 'row',
 		stoppedAt: (row) => stopped(row),
 	});
+	let lastRow = startAt - 1;
+	// a node error is the run's own (a failed request, a stop); anything else broke the file's stream
+	// off, and the rows after the last one read were not sent
+	const readFailure = (error: unknown) => {
+		if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+		const row = Math.min(lastRow + 1, sender.firstUnsentRow() ?? lastRow + 1);
+		return new NodeOperationError(
+			context.getNode(),
+			`The file could not be read after row ${lastRow}: ${(error as Error).message}`,
+			{ itemIndex, description: stoppedAt(row, deriveIds, report) },
+		);
+	};
 	const signal = context.getExecutionCancelSignal?.();
 	const stopped = (row: number) =>
 		new NodeOperationError(context.getNode(), `Stopped at row ${row} of the file`, {
@@ -74,7 +86,6 @@ async function sendFile(
 			description: stoppedAt(row, deriveIds, report),
 		});
 	const now = Date.now();
-	let lastRow = startAt - 1;
 	try {
 		const pieces = binary.id
 			? await context.helpers.getBinaryStream(binary.id)
@@ -102,14 +113,7 @@ async function sendFile(
 		}
 		await sender.flush();
 	} catch (error) {
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) throw error;
-		// the file could not be read on (a stream that broke off): the rows after the last one read were not sent
-		const row = Math.min(lastRow + 1, sender.firstUnsentRow() ?? lastRow + 1);
-		throw new NodeOperationError(
-			context.getNode(),
-			`The file could not be read after row ${lastRow}: ${(error as Error).message}`,
-			{ itemIndex, description: stoppedAt(row, deriveIds, report) },
-		);
+		throw readFailure(error);
 	}
 	const hint = report.hint();
 	if (hint) context.addExecutionHints(hint);
