@@ -296,6 +296,8 @@ async function installPackage(n8n: N8nInstance, workDir: string): Promise<void> 
 	});
 }
 
+/** Often enough for n8n's memory and the runner's last CPU; rarely enough not to slow the simulator in this process. */
+const SAMPLE_MS = 100;
 const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 interface ProcessSample {
@@ -305,7 +307,12 @@ interface ProcessSample {
 	rssKb: number;
 }
 
-/** Every process on the machine, keyed by pid and start time (a pid may be used again). */
+const PAGE_KB = Number(execFileSync('getconf', ['PAGESIZE']).toString().trim()) / 1024 || 4;
+
+/**
+ * Every process on the machine, keyed by pid and start time (a pid may be used again): one read of
+ * /proc/<pid>/stat each, which holds the parent, the CPU and the resident set.
+ */
 function processes(): Map<string, ProcessSample & { pid: number }> {
 	const all = new Map<string, ProcessSample & { pid: number }>();
 	for (const entry of readdirSync('/proc')) {
@@ -314,13 +321,12 @@ function processes(): Map<string, ProcessSample & { pid: number }> {
 			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
 			// the command name may hold spaces and parentheses: fields are counted after its last ")"
 			const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-			const status = readFileSync(`/proc/${entry}/status`, 'utf8');
 			const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
 			all.set(`${entry}:${fields[19]}`, {
 				pid: Number(entry),
 				ppid: Number(fields[1]),
 				ticks: utime + stime + cutime + cstime,
-				rssKb: Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+				rssKb: Number(fields[21]) * PAGE_KB,
 			});
 		} catch {
 			// the process ended while being read
@@ -330,7 +336,7 @@ function processes(): Map<string, ProcessSample & { pid: number }> {
 }
 
 /**
- * The CPU and memory of a process tree, followed from /proc every 20 ms. GNU time's figure covers
+ * The CPU and memory of a process tree, followed from /proc every 100 ms. GNU time's figure covers
  * n8n and the children it waited for; a process still running when n8n exits (n8n 2.38.7's task
  * runner: `n8n execute` does not wait for it) is not in it, so each such process is followed, by
  * pid and start time, after it has been handed to init, until it exits, and its own last CPU
@@ -406,14 +412,14 @@ async function execute(
 	let stderr = '';
 	child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
 	const tree = new TreeSampler(child.pid!);
-	const sampler = setInterval(() => tree.sample(), 20);
+	const sampler = setInterval(() => tree.sample(), SAMPLE_MS);
 	const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
 	// GNU time (the child) and n8n (its child) have been waited for; what is left outlived n8n
 	const measured = new Set([child.pid!, ...tree.pidsOf(child.pid!)]);
 	tree.sample();
 	const outliving = tree.alive(measured);
 	const deadline = Date.now() + 120_000;
-	while (tree.alive(measured).length && Date.now() < deadline) await sleepMs(20);
+	while (tree.alive(measured).length && Date.now() < deadline) await sleepMs(SAMPLE_MS);
 	clearInterval(sampler);
 	if (tree.alive(measured).length)
 		throw new Error(`${id}: the task runner did not exit in 2 minutes`);
