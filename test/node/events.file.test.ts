@@ -4,6 +4,7 @@ import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workf
 
 import { additionalDataFor, CREDENTIAL_REF, runNode } from '../../harness/engine';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from '../../harness/nodeTypes';
+import { assertNoSecret, registerSecret } from '../../harness/secrets';
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { contactByEmail, startSimulator, storedEvents, type Simulator } from '../../simulator';
 
@@ -425,6 +426,11 @@ function startNodeRun(sim: Simulator, parameters: INodeParameters, binary: IBina
 			},
 		}),
 	);
+	registerSecret(sim.apiKey);
 	const running = executeWorkflow.processRunExecutionData(workflow);
-	return { cancel: () => running.cancel(), done: running as Promise<IRun> };
+	const done = (running as Promise<IRun>).then((run) => {
+		assertNoSecret('The stopped run (output items, errors)', run.data.resultData);
+		return run;
+	});
+	return { cancel: () => running.cancel(), done };
 }
