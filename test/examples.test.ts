@@ -1,8 +1,21 @@
-import type { IDataObject } from 'n8n-workflow';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { BASE_NODE_STAND_INS } from '../harness/baseNodes';
 
 import { installFakeTime } from '../harness/fakeTime';
 import {
 	activateTrigger,
+	EXAMPLES_DIR,
 	exampleFiles,
 	loadExample,
 	outputOf,
@@ -11,7 +24,7 @@ import {
 	runFailure,
 	triggerOf,
 } from '../harness/examples';
-import type { CredentialData, WorkflowJson } from '../harness/engine';
+import { runWorkflow, type CredentialData, type WorkflowJson } from '../harness/engine';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes';
 import { startSimulator, type Simulator } from '../simulator';
 import { driveCallToEnd } from '../simulator';
@@ -69,6 +82,43 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 				requests: 3,
 			});
 			expect(sim.org.events).toHaveLength(245);
+		});
+	},
+
+	'send-crm-export-file-as-events.json': async (workflow) => {
+		// the user's step: Read CRM Export pointed at the export (here the sample beside the example)
+		const sample = path.join(EXAMPLES_DIR, 'crm-export.csv');
+		const pointed: WorkflowJson = {
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.name === 'Read CRM Export'
+					? { ...node, parameters: { ...node.parameters, fileSelector: sample } }
+					: node,
+			),
+		};
+		const standIns = {
+			...BASE_NODE_STAND_INS,
+			'n8n-nodes-base.readWriteFile': new ReadFileStandIn(),
+		};
+		await withSimulator(async (sim) => {
+			const first = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			expect(runFailure(first)).toBeUndefined();
+			const [result] = outputOf(first, 'Send Events from the File');
+			expect(result).toMatchObject({
+				file_name: 'crm-export.csv',
+				summary: { rows_read: 7, created: 5, rejected: 1, invalid: 1, requests: 1 },
+				not_accepted: [
+					{ row: 5, status: 'rejected', reason: 'no_identity' },
+					{ row: 7, status: 'invalid', reason: expect.stringContaining('occurred_at') },
+				],
+			});
+			expect(sim.org.events).toHaveLength(5);
+			const again = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			expect(outputOf(again, 'Send Events from the File')[0].summary).toMatchObject({
+				created: 0,
+				duplicate: 5,
+			});
+			expect(sim.org.events).toHaveLength(5);
 		});
 	},
 
@@ -140,6 +190,35 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		});
 	},
 };
+
+/**
+ * Read/Write Files from Disk, reading one file: the stand-in the file example needs, with the real
+ * node's parameter and output (the file in the binary field `data`).
+ */
+class ReadFileStandIn implements INodeType {
+	description = {
+		displayName: 'Read/Write Files from Disk',
+		name: 'readWriteFile',
+		group: ['input'],
+		version: [1, 1.1],
+		description: "Stand-in for n8n's Read/Write Files from Disk (read only)",
+		defaults: { name: 'Read/Write Files from Disk' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+		],
+	} as INodeTypeDescription;
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const file = this.getNodeParameter('fileSelector', 0) as string;
+		const binary = await this.helpers.prepareBinaryData(readFileSync(file), file);
+		return [
+			[{ json: { fileName: binary.fileName }, binary: { data: binary }, pairedItem: { item: 0 } }],
+		];
+	}
+}
 
 async function withSimulator(work: (sim: Simulator) => Promise<void>): Promise<void> {
 	const sim = await startSimulator();

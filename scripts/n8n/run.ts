@@ -24,6 +24,7 @@ import path from 'node:path';
 
 import { startSimulator } from '../../simulator';
 import { ensureChromium, runBrowserTest } from './browser';
+import { runEventFileTest } from './eventFile';
 import { runExamples } from './examples';
 import {
 	byHandInstallScript,
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
 		const examples = readdirSync(path.join(ROOT, 'examples'))
 			.filter((f) => f.endsWith('.json'))
 			.sort();
+		await timed('event file', () => runEventFileTest(n8n, sim, workDir, examples));
 		const { live } = await timed('examples', () => runExamples(n8n, sim, examples, workDir));
 
 		const triggerTest = process.env.TEST_N8N_SKIP_TRIGGER !== '1';

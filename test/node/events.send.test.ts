@@ -657,6 +657,7 @@ describe.each([
 			async (_fault, tag, fault) => {
 				const items = rows(`uncertain-${_mode.replace(/ /g, '-')}-${tag}`, 3, true);
 				sim.faults.inject({ method: 'POST', path: '/v1/events', fault });
+				const postsBefore = posts();
 				const repeated = await run({
 					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 					parameters: { ...asJson, options: { output: 'eventsAndSummary' } },
@@ -679,8 +680,10 @@ describe.each([
 					duplicate: 0,
 					stored_this_run_or_earlier: 3,
 					contacts_created: 0,
-					requests: 1,
+					// the first attempt and its repeat: both were sent
+					requests: 2,
 				});
+				expect(posts() - postsBefore).toBe(2);
 
 				// an earlier run's events, sent again without a fault: plain duplicates, counted as such
 				const again = await run({

@@ -65,6 +65,8 @@ export interface RequestOptions {
 	repeatSafe?: boolean;
 	/** Event batches carrying anonymous events also draw on the anonymous budget. */
 	anonymous?: boolean;
+	/** Called as each attempt is sent (repeats and 429s included), for callers that count requests. */
+	onAttempt?: () => void;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -282,6 +284,7 @@ export async function apiRequest<T = unknown>(
 	for (;;) {
 		await waitForBudgets(this, budgets);
 		let response: IN8nHttpFullResponse;
+		options.onAttempt?.();
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication.call(
 				this,

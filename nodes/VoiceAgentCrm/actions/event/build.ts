@@ -16,7 +16,7 @@ export interface EventReader {
 	mayFail: boolean;
 }
 
-export type EventInput = 'autoMapInputData' | 'fields' | 'json';
+export type EventInput = 'autoMapInputData' | 'fields' | 'json' | 'file';
 
 /**
  * The reader of the chosen mode, with everything fixed for the execution read once here. The
@@ -69,7 +69,7 @@ export const DEFAULT_COLUMNS = {
 	group: 'group',
 };
 
-type Columns = typeof DEFAULT_COLUMNS;
+export type Columns = typeof DEFAULT_COLUMNS;
 
 const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
 	['contactId', 'contact_id'],
@@ -88,6 +88,13 @@ function automaticReader(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): EventReader['read'] {
+	const columns = automaticColumns(context);
+	const zone = context.getTimezone();
+	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
+}
+
+/** The field (or file column) that holds each part of the event: its own name, or the one the user gave. */
+export function automaticColumns(context: IExecuteFunctions): Columns {
 	const renamed = context.getNodeParameter('columnNames', 0, {}) as Partial<
 		Record<keyof Columns, string>
 	>;
@@ -109,18 +116,19 @@ function automaticReader(
 		)
 			columns[key] = '';
 	}
-	const zone = context.getTimezone();
-	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
+	return columns;
 }
 
 /** Never fails: what the node cannot read is kept for the rules to answer on the row's own item. */
-function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataObject {
+export function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataObject {
 	const event: IDataObject = {};
 	setIf(event, 'event_name', text(row[columns.eventName]));
 	setIf(event, 'event_id', text(row[columns.eventId]));
 	setIf(event, 'occurred_at', occurredAt(row[columns.occurredAt], zone));
 	setIf(event, 'contact', contactOfRow(row, columns));
-	if (row[columns.createContact] === false || row[columns.createContact] === 'false')
+	// a spreadsheet writes FALSE
+	const createContact = row[columns.createContact];
+	if (createContact === false || text(createContact)?.toLowerCase() === 'false')
 		event.create_contact = false;
 	setIf(event, 'session_id', text(row[columns.sessionId]));
 	const params = row[columns.params];
@@ -129,13 +137,19 @@ function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataOb
 	}
 	setIf(event, 'value', numeric(row[columns.value]));
 	setIf(event, 'currency', text(row[columns.currency])?.toUpperCase());
-	setIf(event, 'group', row[columns.group] ?? undefined);
+	setIf(event, 'group', objectCell(row[columns.group]));
 	return event;
+}
+
+/** An object, or JSON text of one (a file's cell); a blank cell is not given; anything else is kept for the rules. */
+function objectCell(value: unknown): unknown {
+	if (value === undefined || value === null || value === '') return undefined;
+	return typeof value === 'string' ? parsedOrText(value) : value;
 }
 
 /** The contact from a `contact` object, its fields at the top level of the row filling the gaps. */
 function contactOfRow(row: IDataObject, columns: Columns): unknown {
-	const nested = row[columns.contact];
+	const nested = objectCell(row[columns.contact]) as IDataObject | undefined;
 	// not an object: kept for the rules to answer `invalid` like the service would
 	if (nested !== undefined && nested !== null && !isObject(nested)) return nested;
 	const contact: IDataObject = {};

@@ -2,6 +2,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 const fromFields = { show: { eventInput: ['fields'] } };
 const automatic = { show: { eventInput: ['autoMapInputData'] } };
+const byColumnName = { show: { eventInput: ['autoMapInputData', 'file'] } };
+const fromFile = { show: { eventInput: ['file'] } };
+const fromItems = { hide: { eventInput: ['file'] } };
 
 /** One optional column name per part of the event, for "Map Automatically". */
 function columnName(
@@ -28,6 +31,15 @@ export const sendFields: INodeProperties[] = [
 		name: 'batchNotice',
 		type: 'notice',
 		default: '',
+		displayOptions: fromItems,
+	},
+	{
+		displayName:
+			'Each row of the file is one event, read by column name. The file is read as it is sent, 100 rows per request, and the output is one summary item per file: counts per status and the rows not accepted, with their row numbers.',
+		name: 'fileNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: fromFile,
 	},
 	{
 		displayName: 'Define Event Using',
@@ -41,7 +53,7 @@ export const sendFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'autoMapInputData',
 				description:
-					"Read each event from the input item's fields by name: event_name, event_ID, occurred_at, contact {…} or email, phone, contact_ID, external_ID, name, country, session_ID, params, value, currency, group. The fastest way for many items.",
+					"Read each event from the input item's fields by name: event_name, event_id, occurred_at, contact {…} or email, phone, contact_id, external_id, name, country, session_id, params, value, currency, group. The fastest way for many items.",
 			},
 			{
 				name: 'Map Each Field Below',
@@ -52,6 +64,12 @@ export const sendFields: INodeProperties[] = [
 				name: 'JSON',
 				value: 'json',
 				description: 'Give the whole event object as the API expects it',
+			},
+			{
+				name: 'Rows of a File (CSV or NDJSON)',
+				value: 'file',
+				description:
+					'Read each event from a row of a file of the input item, by column name as Map Automatically reads fields. For exports of any size: the file is read as a stream and the output stays one summary per file.',
 			},
 		],
 		default: 'fields',
@@ -71,8 +89,8 @@ export const sendFields: INodeProperties[] = [
 		placeholder: 'Add Field Name',
 		default: {},
 		description:
-			'Where your items name a part of the event differently. Read once per execution, not per item.',
-		displayOptions: automatic,
+			'Where your items or columns name a part of the event differently. Read once per execution, not per item.',
+		displayOptions: byColumnName,
 		options: [
 			columnName('Company Field', 'group', 'group', 'the company object {ID, name, properties}'),
 			columnName('Contact Country Field', 'contactCountry', 'country', "the contact's country"),
@@ -329,11 +347,113 @@ export const sendFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		placeholder: 'e.g. data',
+		hint: 'The name of the input binary field containing the file to be read',
+		displayOptions: fromFile,
+	},
+	{
+		displayName: 'File Format',
+		name: 'fileFormat',
+		type: 'options',
+		options: [
+			{
+				name: 'CSV',
+				value: 'csv',
+				description: 'Comma-separated values with a header row (RFC 4180), UTF-8',
+			},
+			{
+				name: 'NDJSON',
+				value: 'ndjson',
+				description: 'One JSON object per line (also called JSON Lines), UTF-8',
+			},
+		],
+		default: 'csv',
+		displayOptions: fromFile,
+	},
+	{
+		displayName: 'Delimiter',
+		name: 'csvDelimiter',
+		type: 'options',
+		options: [
+			{ name: 'Comma (,)', value: ',' },
+			{ name: 'Semicolon (;)', value: ';' },
+			{ name: 'Tab', value: '\t' },
+			{ name: 'Pipe (|)', value: '|' },
+		],
+		default: ',',
+		description: 'The character between the fields of a row',
+		displayOptions: { show: { eventInput: ['file'], fileFormat: ['csv'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'fileOptions',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: fromFile,
+		options: [
+			{
+				displayName: 'Derive Event IDs',
+				name: 'deriveEventIds',
+				type: 'options',
+				options: [
+					{
+						name: 'From Each Row',
+						value: 'always',
+						description:
+							'A row without an Event ID gets one made from its content (and, without a time, its row number), so re-running the file never stores a row twice',
+					},
+					{
+						name: 'Never',
+						value: 'never',
+						description:
+							'Rows without an Event ID are sent without one; a re-run stores them again, and a failed request is not repeated',
+					},
+				],
+				default: 'always',
+				description:
+					'Whether to give a row that has no Event ID a stable one. An Event ID in the file always wins.',
+			},
+			{
+				displayName: 'Rows Not Accepted in Output',
+				name: 'notAcceptedShown',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 100,
+				description:
+					'How many of the rows not accepted (invalid, rejected, failed) the output lists, with their row numbers and reasons. The summary counts them all.',
+			},
+			{
+				displayName: 'Start at Row',
+				name: 'startAtRow',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1,
+				description:
+					'The first row to send, as a spreadsheet numbers it (the header is row 1; in NDJSON, the line number). After a run that stopped part-way, its error names the row to start at.',
+			},
+			{
+				displayName: 'Write Result File',
+				name: 'resultFile',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add a CSV of every row not accepted (row, status, reason, event ID) to the output, in the binary field "data"',
+			},
+		],
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
+		displayOptions: fromItems,
 		options: [
 			{
 				displayName: 'Derive Missing Event IDs',

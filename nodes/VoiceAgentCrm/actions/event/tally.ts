@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	INodeExecutionData,
 	NodeApiError,
+	NodeExecutionHint,
 	NodeOperationError,
 } from 'n8n-workflow';
 
@@ -10,6 +11,38 @@ import type { EventResult } from './rules';
 
 const STATUSES = ['created', 'pending', 'unresolved', 'duplicate', 'rejected', 'invalid'] as const;
 const STORED: readonly string[] = ['created', 'pending', 'unresolved'];
+
+/** Why a row was not accepted, in one line: the service's reason or the first of its errors. */
+export function refusalReason(result: EventResult): string {
+	return result.errors?.[0] ?? result.reason ?? result.status;
+}
+
+export interface Refusals {
+	invalid: number;
+	rejected: number;
+	failed: number;
+	/** The first row not accepted, named ("item 3", "row 12"), and why. */
+	first?: { where: string; reason: string };
+}
+
+/**
+ * A run where no row was accepted ends green in the editor all the same (each row's answer is
+ * output data, not an error): this hint says so above the output.
+ */
+export function noneAcceptedHint(refusals: Refusals): NodeExecutionHint | undefined {
+	const { invalid, rejected, failed, first } = refusals;
+	if (!first) return undefined;
+	const counts = [
+		invalid && `${invalid} invalid`,
+		rejected && `${rejected} rejected`,
+		failed && `${failed} failed`,
+	].filter(Boolean);
+	return {
+		message: `No event was accepted: ${counts.join(', ')}. First, ${first.where}: ${first.reason}`,
+		type: 'warning',
+		location: 'outputPane',
+	};
+}
 
 /**
  * Each row's output item, written as its answer comes, and the counts of the summary kept as
@@ -22,6 +55,7 @@ export class EventTally {
 		STATUSES.map((status) => [status, 0]),
 	);
 	private failures = 0;
+	private firstRefusal?: Refusals['first'];
 	private contactsCreated = 0;
 	/** `duplicate` answers on a repeat after a lost answer: stored by this run or an earlier one. */
 	private storedThisRunOrEarlier = 0;
@@ -38,17 +72,27 @@ export class EventTally {
 			this.storedThisRunOrEarlier++;
 		else this.counts[result.status] = (this.counts[result.status] ?? 0) + 1;
 		if ((result.contact as IDataObject | undefined)?.created === true) this.contactsCreated++;
+		if (result.status === 'invalid' || result.status === 'rejected')
+			this.firstRefusal ??= { where: `item ${row}`, reason: refusalReason(result) };
 		if (this.keepRows) this.items[row] = { json: result, pairedItem: { item: row } };
 	}
 
 	failed(row: number, error: NodeApiError | NodeOperationError): void {
 		this.failures++;
+		this.firstRefusal ??= { where: `item ${row}`, reason: error.message };
 		if (this.keepRows) this.items[row] = { json: errorJson(error), pairedItem: { item: row } };
 	}
 
 	/** Events this run knows it stored. */
 	stored(): number {
 		return STORED.reduce((sum, status) => sum + this.counts[status], 0);
+	}
+
+	/** The editor's hint when no row was accepted; undefined when one was, or there were none. */
+	noneAcceptedHint(): NodeExecutionHint | undefined {
+		const { invalid, rejected } = this.counts;
+		if (invalid + rejected + this.failures !== this.received) return undefined;
+		return noneAcceptedHint({ invalid, rejected, failed: this.failures, first: this.firstRefusal });
 	}
 
 	output(mode: 'events' | 'eventsAndSummary' | 'summary'): INodeExecutionData[] {

@@ -1,0 +1,160 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { continueOrThrow } from '../../shared/operation';
+import { apiRequest, type ApiAnswer } from '../../transport/request';
+import { EVENT_LIMITS, type EventResult } from './rules';
+
+/** One event ready to send, and the row (input item, or row of a file) it came from. */
+export interface Pending {
+	row: number;
+	event: IDataObject;
+	anonymous: boolean;
+}
+
+export interface Batch {
+	rows: Pending[];
+	anonymous: boolean;
+}
+
+/** Where the answers of the rows go: the item path's output items, or a file's summary. */
+export interface RowSink {
+	/** Requests sent, repeats and waited-out 429s included. */
+	requests: number;
+	answered(row: number, result: EventResult): void;
+	failed(row: number, error: NodeApiError | NodeOperationError): void;
+}
+
+export interface BatchSenderOptions {
+	/** The input item a row belongs to, for its errors. */
+	itemIndexOf(row: number): number;
+	/** What the run did before `batch` failed, for the error that stops it. */
+	progressOf(batch: Batch): string;
+	/** What to call a row in messages: "item" on the item path, "row" for a file. */
+	rowWord: 'item' | 'row';
+	/**
+	 * The error that ends the run when the execution was stopped while a batch was on its way (n8n
+	 * aborts the request): `firstRow` is the first row not known to be stored.
+	 */
+	stoppedAt?: (firstRow: number) => NodeOperationError;
+}
+
+/**
+ * Up to 100 events per request, in order, each batch sent when it is full and its results
+ * written as it returns; its events are let go then. Anonymous events go in batches of their own:
+ * a request that carries even one of them draws on the smaller anonymous budget as well, so mixing
+ * them in would let that budget slow down every batch.
+ */
+export class BatchSender {
+	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
+	/** A refused key or a disabled add-on: no later batch can succeed, so none is sent. */
+	private stoppedBy?: NodeApiError | NodeOperationError;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly sink: RowSink,
+		private readonly options: BatchSenderOptions,
+	) {}
+
+	async add(entry: Pending): Promise<void> {
+		const kind = entry.anonymous ? 'anonymous' : 'identified';
+		const batch = (this.open[kind] ??= { rows: [], anonymous: entry.anonymous });
+		batch.rows.push(entry);
+		if (batch.rows.length < EVENT_LIMITS.eventsPerRequest) return;
+		delete this.open[kind];
+		await this.send(batch);
+	}
+
+	/** The batches not full at the end, the one holding the earliest row first. */
+	async flush(): Promise<void> {
+		const rest = Object.values(this.open).sort((a, b) => a.rows[0].row - b.rows[0].row);
+		for (const batch of rest) {
+			delete this.open[batch.anonymous ? 'anonymous' : 'identified'];
+			await this.send(batch);
+		}
+	}
+
+	/** The earliest row held in a batch not sent yet. */
+	firstUnsentRow(): number | undefined {
+		const rows = Object.values(this.open).map((batch) => batch.rows[0].row);
+		return rows.length ? Math.min(...rows) : undefined;
+	}
+
+	private async send(batch: Batch): Promise<void> {
+		const { context, sink } = this;
+		if (this.stoppedBy) {
+			for (const entry of batch.rows) sink.failed(entry.row, this.stoppedBy);
+			return;
+		}
+		const itemIndex = this.options.itemIndexOf(batch.rows[0].row);
+		try {
+			const answer = await apiRequest.call(context, 'sendEvents', {
+				body: { events: batch.rows.map((entry) => entry.event) },
+				// a batch is repeated after a 5xx or a dropped connection only if no event can be stored twice
+				repeatSafe: batch.rows.every((entry) => typeof entry.event.event_id === 'string'),
+				anonymous: batch.anonymous,
+				itemIndex,
+				onAttempt: () => sink.requests++,
+			});
+			this.record(batch, answer);
+		} catch (error) {
+			if (this.options.stoppedAt && context.getExecutionCancelSignal?.()?.aborted)
+				throw this.options.stoppedAt(
+					Math.min(batch.rows[0].row, this.firstUnsentRow() ?? Infinity),
+				);
+			const nodeError = continueOrThrow(context, error, itemIndex, () =>
+				this.options.progressOf(batch),
+			);
+			for (const entry of batch.rows) sink.failed(entry.row, nodeError);
+			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
+		}
+	}
+
+	/** Each result back on its row, by its index in the batch. */
+	private record(batch: Batch, answer: ApiAnswer): void {
+		const { sink } = this;
+		const results = ((answer.payload as IDataObject | undefined)?.results ?? []) as IDataObject[];
+		const byIndex = new Map<number, IDataObject>();
+		for (const [position, result] of (Array.isArray(results) ? results : []).entries()) {
+			byIndex.set(typeof result?.index === 'number' ? result.index : position, result);
+		}
+		for (const [position, entry] of batch.rows.entries()) {
+			const result = byIndex.get(position);
+			if (result && typeof result.status === 'string') {
+				delete result.index;
+				if (answer.repeatedAfterUncertainAttempt && result.status === 'duplicate') {
+					result.stored_by = STORED_BY_THIS_RUN_OR_EARLIER;
+					result.note = REPEAT_NOTE;
+				}
+				sink.answered(entry.row, result as EventResult);
+			} else {
+				const row = `${this.options.rowWord} ${entry.row}`;
+				sink.failed(
+					entry.row,
+					new NodeOperationError(
+						this.context.getNode(),
+						`The service answered the batch without a result for this event (${row}); it may or may not have been stored`,
+						{
+							itemIndex: this.options.itemIndexOf(entry.row),
+							description: 'Run it again with an Event ID to be sure it is stored exactly once.',
+						},
+					),
+				);
+			}
+		}
+	}
+}
+
+/** A refused key (401) or the add-on not enabled (403): no other batch can succeed either. */
+function isAccountError(error: NodeApiError | NodeOperationError): boolean {
+	return error instanceof NodeApiError && (error.httpCode === '401' || error.httpCode === '403');
+}
+
+/**
+ * What a `duplicate` means when the batch was repeated after an attempt that may have taken
+ * effect: the first attempt of this run may have stored the event (its answer was lost), or an
+ * earlier run did. One answer cannot tell which, so the row says exactly that.
+ */
+export const STORED_BY_THIS_RUN_OR_EARLIER = 'this_run_or_an_earlier_run';
+const REPEAT_NOTE =
+	'The batch was sent again because the first attempt got no usable answer (no answer, a timeout or a server error) and may have stored it. "duplicate" here means the event is stored once: by this run\'s first attempt or by an earlier run; the service\'s answer cannot tell which.';
