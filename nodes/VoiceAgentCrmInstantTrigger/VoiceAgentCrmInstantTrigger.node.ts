@@ -85,7 +85,7 @@ const properties: INodeProperties[] = [
 	},
 	...callFilterFields({
 		description:
-			'Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the next event of the call emits it without them, and its analysis_note says so.',
+			"Whether to emit a finished call only once its analysis and transcript have arrived, some seconds after the call ends. Past Max Wait, the call's next event emits it without them, with an 'analysis_note'.",
 	}).map((field) =>
 		field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes'
 			? withFinished(field)

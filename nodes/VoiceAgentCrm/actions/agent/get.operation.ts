@@ -11,7 +11,7 @@ export const get: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get an agent',
-		description: 'Get the published configuration of a voice AI agent by its UUID',
+		description: 'Get the published settings of a voice AI agent',
 	},
 	endpoint: 'getAgent',
 	fields: [agentLocator()],

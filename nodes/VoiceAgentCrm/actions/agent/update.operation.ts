@@ -12,8 +12,7 @@ export const update: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update an agent',
-		description:
-			'Change settings of a voice AI agent by its UUID; settings not given keep their values',
+		description: 'Change settings of a voice AI agent; settings not given keep their values',
 	},
 	endpoint: 'updateAgent',
 	fields: [agentLocator(), agentUpdateCollection],

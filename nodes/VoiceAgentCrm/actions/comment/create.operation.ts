@@ -49,7 +49,7 @@ export const createComment: Operation = {
 		name: 'Create',
 		value: 'create',
 		action: 'Create a comment on a contact',
-		description: 'Add a comment to a contact (by contact UUID)',
+		description: 'Add a comment to a contact',
 	},
 	endpoint: 'createComment',
 	fields: [

@@ -10,7 +10,7 @@ export const deleteContact: Operation = {
 		name: 'Delete',
 		value: 'delete',
 		action: 'Delete a contact',
-		description: 'Delete a contact (by UUID) for good, with its tags and comments',
+		description: 'Delete a contact permanently, with its tags and comments',
 	},
 	endpoint: 'deleteContact',
 	fields: [contactLocator()],

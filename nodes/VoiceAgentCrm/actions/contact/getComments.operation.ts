@@ -11,7 +11,7 @@ export const getContactComments: Operation = {
 		name: 'Get Comments',
 		value: 'getComments',
 		action: 'Get the comments of a contact',
-		description: 'List the comments on a contact (by contact UUID)',
+		description: 'List the comments on a contact, newest first',
 	},
 	endpoint: 'listContactComments',
 	fields: [contactLocator()],

@@ -11,7 +11,7 @@ export const getContactTags: Operation = {
 		name: 'Get Tags',
 		value: 'getTags',
 		action: 'Get the tags of a contact',
-		description: 'List the tags attached to a contact (by contact UUID)',
+		description: 'List the tags attached to a contact',
 	},
 	endpoint: 'listContactTags',
 	fields: [contactLocator()],

@@ -19,7 +19,7 @@ export const updateContact: Operation = {
 		name: 'Update',
 		value: 'update',
 		action: 'Update a contact',
-		description: 'Change the fields you add of a contact (by UUID); the others keep their values',
+		description: 'Change the fields you add of a contact; the others keep their values',
 	},
 	endpoint: 'updateContact',
 	fields: [contactLocator(), ...updateContactFields],

@@ -11,7 +11,7 @@ export const deleteTag: Operation = {
 		name: 'Delete',
 		value: 'delete',
 		action: 'Delete a tag',
-		description: 'Delete a tag (by UUID) and remove it from every contact',
+		description: 'Delete a tag permanently and remove it from every contact',
 	},
 	endpoint: 'deleteTag',
 	fields: [tagLocator()],

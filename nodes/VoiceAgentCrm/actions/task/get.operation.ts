@@ -11,7 +11,7 @@ export const getTask: Operation = {
 		name: 'Get',
 		value: 'get',
 		action: 'Get a task',
-		description: 'Get a task by its UUID',
+		description: 'Get a task by its ID',
 	},
 	endpoint: 'getTask',
 	fields: [taskLocator()],

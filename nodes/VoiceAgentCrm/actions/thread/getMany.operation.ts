@@ -28,8 +28,7 @@ export const getMany: Operation = {
 		filtersField([
 			{
 				...channelLocator('channelId', 'Channel', false),
-				description:
-					'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+				description: 'Only threads of this messaging channel',
 			},
 			{
 				displayName: 'Status',

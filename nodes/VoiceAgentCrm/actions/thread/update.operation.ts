@@ -82,7 +82,7 @@ export const update: Operation = {
 			required: true,
 			default: '',
 			placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
-			description: 'ID (a UUID) of the user or the AI agent who takes the conversation',
+			description: 'ID of the user or the AI agent who takes the conversation',
 			displayOptions: { show: { assignment: ['assign'] } },
 		},
 		{

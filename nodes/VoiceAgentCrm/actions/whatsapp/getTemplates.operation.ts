@@ -19,8 +19,7 @@ export const getTemplates: Operation = {
 	fields: [
 		{
 			...channelLocator(),
-			description:
-				'The WhatsApp Business (WABA) channel whose templates to list. Pick it from the list or give its ID (e.g. chn_…).',
+			description: 'The WhatsApp Business (WABA) channel whose templates to list',
 		},
 		...returnAllFields,
 	],
