@@ -301,6 +301,15 @@ describe('The words of the forms', () => {
 		expect(texts.filter(({ text }) => developerWords.test(text))).toEqual([]);
 	});
 
+	it('word actions as n8n asks: sentence case, no articles', () => {
+		const actions = texts.filter(({ path }) => path.endsWith('.action'));
+		expect(actions).toHaveLength(OPERATIONS.length);
+		expect(actions.filter(({ text }) => /\b(a|an|the)\b/i.test(text))).toEqual([]);
+		expect(
+			actions.filter(({ text }) => /^[A-Z][^A-Z]*(AI|WhatsApp)?[^A-Z]*$/.test(text) === false),
+		).toEqual([]);
+	});
+
 	it('keep tooltips short: no description over 300 characters', () => {
 		expect(texts.filter(({ text }) => text.length > 300).map(({ path }) => path)).toEqual([]);
 	});

@@ -10,7 +10,7 @@ export const get: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get an agent',
+		action: 'Get agent',
 		description: 'Get the published settings of a voice AI agent',
 	},
 	endpoint: 'getAgent',

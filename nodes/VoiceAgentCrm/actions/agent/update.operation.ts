@@ -11,7 +11,7 @@ export const update: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update an agent',
+		action: 'Update agent',
 		description: 'Change settings of a voice AI agent; settings not given keep their values',
 	},
 	endpoint: 'updateAgent',

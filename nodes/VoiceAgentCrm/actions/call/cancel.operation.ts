@@ -10,7 +10,7 @@ export const cancel: Operation = {
 	option: {
 		name: 'Cancel Scheduled Call',
 		value: 'cancel',
-		action: 'Cancel a scheduled call',
+		action: 'Cancel scheduled call',
 		description: 'Cancel a scheduled call so that it is never placed',
 	},
 	endpoint: 'cancelCall',

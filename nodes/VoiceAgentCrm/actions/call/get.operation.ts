@@ -18,7 +18,7 @@ export const get: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get a call',
+		action: 'Get call',
 		description:
 			'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},

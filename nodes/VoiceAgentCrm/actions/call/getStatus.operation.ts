@@ -10,7 +10,7 @@ export const getStatus: Operation = {
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',
-		action: 'Get the status of a call',
+		action: 'Get status of call',
 		description: 'Get where a call stands now: queued, ongoing, ended, no answer and the like',
 	},
 	endpoint: 'getCallStatus',

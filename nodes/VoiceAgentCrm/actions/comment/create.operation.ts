@@ -48,7 +48,7 @@ export const createComment: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a comment on a contact',
+		action: 'Create comment on contact',
 		description: 'Add a comment to a contact',
 	},
 	endpoint: 'createComment',

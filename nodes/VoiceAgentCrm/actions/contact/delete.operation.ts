@@ -9,7 +9,7 @@ export const deleteContact: Operation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		action: 'Delete a contact',
+		action: 'Delete contact',
 		description: 'Delete a contact permanently, with its tags and comments',
 	},
 	endpoint: 'deleteContact',

@@ -10,7 +10,7 @@ export const getContactComments: Operation = {
 	option: {
 		name: 'Get Comments',
 		value: 'getComments',
-		action: 'Get the comments of a contact',
+		action: 'Get comments of contact',
 		description: 'List the comments on a contact, newest first',
 	},
 	endpoint: 'listContactComments',

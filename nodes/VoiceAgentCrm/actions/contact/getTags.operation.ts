@@ -10,7 +10,7 @@ export const getContactTags: Operation = {
 	option: {
 		name: 'Get Tags',
 		value: 'getTags',
-		action: 'Get the tags of a contact',
+		action: 'Get tags of contact',
 		description: 'List the tags attached to a contact',
 	},
 	endpoint: 'listContactTags',

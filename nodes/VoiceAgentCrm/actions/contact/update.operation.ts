@@ -18,7 +18,7 @@ export const updateContact: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update a contact',
+		action: 'Update contact',
 		description: 'Change the fields you add of a contact; the others keep their values',
 	},
 	endpoint: 'updateContact',

@@ -10,7 +10,7 @@ export const deleteTag: Operation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		action: 'Delete a tag',
+		action: 'Delete tag',
 		description: 'Delete a tag permanently and remove it from every contact',
 	},
 	endpoint: 'deleteTag',

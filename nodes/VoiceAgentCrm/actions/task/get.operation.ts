@@ -10,7 +10,7 @@ export const getTask: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get a task',
+		action: 'Get task',
 		description: 'Get a task by its ID',
 	},
 	endpoint: 'getTask',

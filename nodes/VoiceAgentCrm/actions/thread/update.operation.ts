@@ -36,7 +36,7 @@ export const update: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update a thread',
+		action: 'Update thread',
 		description: 'Open or close a conversation thread, or change who it is assigned to',
 	},
 	endpoint: 'updateThread',

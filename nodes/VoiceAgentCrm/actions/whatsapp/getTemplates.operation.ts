@@ -12,7 +12,7 @@ export const getTemplates: Operation = {
 	option: {
 		name: 'Get Templates',
 		value: 'getTemplates',
-		action: 'Get message templates of a channel',
+		action: 'Get message templates of channel',
 		description: 'List the message templates of a WhatsApp Business channel, one item per template',
 	},
 	endpoint: 'listTemplates',
