@@ -11,7 +11,8 @@ export const getStatus: Operation = {
 		name: 'Get Status',
 		value: 'getStatus',
 		action: 'Get status of call',
-		description: 'Get where a call stands now: queued, ongoing, ended, no answer and the like',
+		description:
+			'Get where a call stands now: scheduled, in queue, ringing, in progress, ended, no answer and the like',
 	},
 	endpoint: 'getCallStatus',
 	fields: [callIdField],
