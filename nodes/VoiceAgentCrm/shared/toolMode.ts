@@ -23,7 +23,7 @@ function filledByModel(field: INodeProperties): boolean {
 }
 
 /** What the model reads about a field: what it is and its format, with an example. */
-export function modelDescriptionOf(field: INodeProperties): string {
+function modelDescriptionOf(field: INodeProperties): string {
 	if (field.type === 'resourceLocator') {
 		const example = field.modes?.find((mode) => mode.name === 'id')?.placeholder;
 		return [`ID of the ${field.displayName.toLowerCase()}`, example].filter(Boolean).join(', ');
@@ -38,7 +38,7 @@ function argumentKey(field: INodeProperties): string {
 }
 
 /** The expression n8n's editor writes for "Defined automatically by the model", with a description. */
-export function fromAiExpression(field: INodeProperties): string {
+function fromAiExpression(field: INodeProperties): string {
 	const type = field.type === 'number' || field.type === 'json' ? field.type : 'string';
 	const quote = modelDescriptionOf(field).includes('`') ? "'" : '`';
 	const description = modelDescriptionOf(field)
