@@ -85,7 +85,7 @@ const properties: INodeProperties[] = [
 	},
 	...callFilterFields({
 		description:
-			'Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the next event of the call emits it without them, and its analysis_note says so.',
+			"Whether to emit a finished call only once its analysis and transcript have arrived, some seconds after the call ends. Past Max Wait, the call's next event emits it without them, with an 'analysis_note'.",
 	}).map((field) =>
 		field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes'
 			? withFinished(field)
@@ -102,7 +102,8 @@ function withFinished(field: INodeProperties): INodeProperties {
 
 export class VoiceAgentCrmInstantTrigger implements INodeType {
 	description: INodeTypeDescription = {
-		displayName: 'Voice Agent CRM Instant Trigger',
+		// n8n drops "Trigger" from the name in its panels: "Voice Agent CRM Call Events" reads as a name
+		displayName: 'Voice Agent CRM Call Events Trigger',
 		name: 'voiceAgentCrmInstantTrigger',
 		icon: {
 			light: 'file:voiceAgentCrmInstantTrigger.svg',
@@ -114,7 +115,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 			'={{ ($parameter["events"] || []).map(e => e === "callStarted" ? "Call Started" : "Call Finished").join(", ") }}',
 		description:
 			'Starts the workflow within seconds when an AI phone call starts or finishes, from the call events the service posts',
-		defaults: { name: 'Voice Agent CRM Instant Trigger' },
+		defaults: { name: 'Voice Agent CRM Call Events Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],

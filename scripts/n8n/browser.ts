@@ -1,9 +1,11 @@
 /**
  * The editor in a real browser: Debian's Chromium, headless, driven by playwright-core.
  *
- * The owner (set up through the REST API) signs in through the sign-in form, opens a new workflow,
- * searches the nodes panel for "Place AI Call", adds the action, and the form must render: the agent
- * picker lists the simulator's agents, the From Number picker its numbers, the schedule fields show.
+ * The owner (set up through the REST API) signs in through the sign-in form. The three nodes on one
+ * canvas, in the light and the dark theme, show three different icons, each its own file. Place AI
+ * Call as an AI Agent's tool offers no wait, and the model defines To Number and Full Name. Then a
+ * new workflow: the nodes panel searched for "Place AI Call", the action added, and the form must
+ * render: the agent picker lists the simulator's agents, the From Number picker its numbers, the schedule fields show.
  * Every operation's form opens without an error notice (resources and operations read from the built
  * node's description, so the test follows the values that land). The voice list (Agent → Create)
  * loads the simulator's voices. WhatsApp → Send Template is driven from the lists (active WABA
@@ -12,7 +14,8 @@
  * key, a web page at the Base URL, a Base URL without scheme and a refused connection. Screenshots
  * of every step go to the folder the run prints.
  */
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { INodeProperties, INodePropertyOptions, INodeTypeDescription } from 'n8n-workflow';
@@ -22,9 +25,9 @@ import { chromium, selectors } from 'playwright-core';
 import { closedAddress, startWebPage } from '../../harness/addresses';
 import type { Simulator } from '../../simulator';
 import { VOICES } from '../../simulator';
-import { check, log, type N8nInstance, ROOT, runOk, sleep } from './lib';
+import { check, log, type N8nInstance, PACKAGE_NAME, ROOT, runOk, sleep } from './lib';
 import type { Owner } from './run';
-import { CREDENTIAL_NAME } from './shared';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -93,6 +96,9 @@ export async function runBrowserTest(
 		await page.getByTestId('form-submit-button').click();
 		await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 		check(true, `editor: signed in as the owner (${new URL(page.url()).pathname})`);
+
+		await threeNodesOnOneCanvas(page, n8n, screenshot);
+		await toolForm(page, n8n, screenshot);
 
 		// a new workflow; the nodes panel searched for the operation
 		await page.goto(`${n8n.url}/workflow/new`);
@@ -269,6 +275,138 @@ export async function runBrowserTest(
 		await browser?.close();
 	}
 	log(`editor: ${shot} screenshots in ${dir}`);
+}
+
+/** What the page's script sees of the browser window (the project compiles without the DOM types). */
+interface Window {
+	localStorage: { setItem(key: string, value: string): void; removeItem(key: string): void };
+}
+
+const CREDENTIALS = { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
+
+/** A workflow made through the REST API (as the signed-in owner), opened in the editor. */
+async function openWorkflow(
+	page: Page,
+	n8n: N8nInstance,
+	name: string,
+	nodes: Array<{ name: string; type: string; position: [number, number]; parameters?: object }>,
+): Promise<void> {
+	const { data } = await n8n.restOk<{ data: { id: string } }>('POST', '/workflows', {
+		name,
+		active: false,
+		connections: {},
+		settings: {},
+		nodes: nodes.map((node) => ({
+			id: randomUUID(),
+			typeVersion: 1,
+			parameters: {},
+			credentials: CREDENTIALS,
+			...node,
+		})),
+	});
+	await page.goto(`${n8n.url}/workflow/${data.id}`);
+	await page.getByTestId('canvas-node').first().waitFor({ timeout: 120_000 });
+	await page.waitForTimeout(1_000);
+}
+
+/** The icons the canvas shows for the package's nodes, by their file, with the SVG each serves. */
+async function canvasIcons(page: Page, n8n: N8nInstance): Promise<Map<string, string>> {
+	const sources = await page
+		.getByTestId('canvas-node')
+		.locator('img')
+		.evaluateAll((images) => images.map((image) => image.getAttribute('src') ?? ''));
+	const icons = new Map<string, string>();
+	for (const source of sources.filter((src) => src.includes(PACKAGE_NAME))) {
+		const answer = await page.request.get(new URL(source, n8n.url).toString());
+		icons.set(source.split('?')[0].slice(source.indexOf('/nodes/') + 1), await answer.text());
+	}
+	return icons;
+}
+
+/**
+ * The action node and both triggers side by side, in the light and the dark theme: three icons a
+ * user tells apart, each its node's own file (the dark one in the dark theme).
+ */
+async function threeNodesOnOneCanvas(
+	page: Page,
+	n8n: N8nInstance,
+	screenshot: (name: string) => Promise<string>,
+): Promise<void> {
+	const nodes = [
+		{ name: 'Voice Agent CRM Trigger', type: `${PACKAGE_NAME}.voiceAgentCrmTrigger` },
+		{
+			name: 'Voice Agent CRM Call Events Trigger',
+			type: `${PACKAGE_NAME}.voiceAgentCrmInstantTrigger`,
+			parameters: { registration: 'manual' },
+		},
+		{ name: 'Voice Agent CRM', type: `${PACKAGE_NAME}.voiceAgentCrm` },
+	].map((node, index) => ({ ...node, position: [index * 300, 0] as [number, number] }));
+	await openWorkflow(page, n8n, 'The three nodes', nodes);
+	const expected = (suffix: string) =>
+		['VoiceAgentCrmTrigger', 'VoiceAgentCrmInstantTrigger', 'VoiceAgentCrm']
+			.map((folder) => `nodes/${folder}/${folder[0].toLowerCase()}${folder.slice(1)}${suffix}.svg`)
+			.sort();
+	for (const theme of ['light', 'dark'] as const) {
+		if (theme === 'dark') {
+			await page.evaluate(
+				(value) => (globalThis as unknown as Window).localStorage.setItem('N8N_THEME', value),
+				theme,
+			);
+			await page.reload();
+			// the editor loads again from nothing: slow on a busy machine
+			await page.getByTestId('canvas-node').first().waitFor({ timeout: 120_000 });
+			await page.waitForTimeout(1_000);
+		}
+		await screenshot(`three-nodes-${theme}`);
+		const icons = [...(await canvasIcons(page, n8n))].map(([source, svg]) => ({
+			file: source.replace(/^.*?nodes\//, 'nodes/'),
+			svg,
+		}));
+		const files = icons.map(({ file }) => file).sort();
+		check(
+			files.join() === expected(theme === 'dark' ? '.dark' : '').join() &&
+				new Set(icons.map(({ svg }) => svg)).size === 3 &&
+				icons.every(({ file, svg }) => svg === readFileSync(path.join(ROOT, file), 'utf8')),
+			`editor (${theme} theme): the three nodes on one canvas show three different icons, each its own file`,
+			() => `icons: ${files.join(', ')}`,
+		);
+	}
+	await page.evaluate(() => (globalThis as unknown as Window).localStorage.removeItem('N8N_THEME'));
+}
+
+/**
+ * Place AI Call as an AI Agent's tool: no Wait for Outcome; To Number and Full Name are defined by
+ * the model, each with its description; the agent stays a list to pick from.
+ */
+async function toolForm(
+	page: Page,
+	n8n: N8nInstance,
+	screenshot: (name: string) => Promise<string>,
+): Promise<void> {
+	await openWorkflow(page, n8n, 'Place AI Call as a tool', [
+		{
+			name: 'Place AI Call Tool',
+			type: `${PACKAGE_NAME}.voiceAgentCrmTool`,
+			position: [0, 0],
+			parameters: { resource: 'call', operation: 'placePhoneCall' },
+		},
+	]);
+	await page.getByTestId('canvas-node').first().dblclick();
+	const ndv = page.getByTestId('ndv');
+	await ndv.getByText('Tool Description', { exact: true }).first().waitFor();
+	await page.waitForTimeout(500);
+	await screenshot('place-ai-call-tool-form');
+	const text = await ndv.innerText();
+	const byModel = await ndv.getByText(/Defined automatically by the/).count();
+	check(
+		!/Wait for Outcome|Until the Call Ends|Until Its Analysis Is Ready|Free the Worker/.test(text),
+		'editor: Place AI Call as a tool offers no wait (no Wait for Outcome, no Until the Call Ends or Until Its Analysis Is Ready)',
+	);
+	check(
+		byModel === 2 && text.includes('To Number') && text.includes('Full Name'),
+		`editor: in the tool form To Number and Full Name are defined by the model (${byModel} fields), the agent and the From Number stay the user's`,
+	);
+	await page.keyboard.press('Escape');
 }
 
 /** Resources and operations as the built node describes them, by their labels in the editor. */

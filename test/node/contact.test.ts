@@ -158,11 +158,11 @@ describe('Contact operations through the engine', () => {
 		expect(items[0].pairedItem).toEqual({ item: 1 });
 	});
 
-	it('Delete removes the contact and outputs {success, id}', async () => {
+	it('Delete removes the contact and outputs {deleted, id}', async () => {
 		const lucas = contactNamed('Lucas Pereira');
 		const { items, error } = await run({ operation: 'delete', contactId: byId(lucas.id) });
 		expect(error).toBeUndefined();
-		expect(items.map((i) => i.json)).toEqual([{ success: true, id: lucas.id }]);
+		expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: lucas.id }]);
 		expect(sim.org.contacts.has(lucas.id)).toBe(false);
 	});
 });

@@ -66,7 +66,7 @@ describe('Tag, Comment and Task operations through the engine', () => {
 			expect(one.items.map((i) => i.json)).toEqual([[...sim.org.tags.values()][0]]);
 		});
 
-		it('Delete removes the tag from the organization and from its contacts, and outputs {success, id}', async () => {
+		it('Delete removes the tag from the organization and from its contacts, and outputs {deleted, id}', async () => {
 			const [tagId] = [...sim.org.tags.keys()];
 			tagContact(sim.org, firstContactId(), tagId);
 			const { items, error } = await run({
@@ -75,7 +75,7 @@ describe('Tag, Comment and Task operations through the engine', () => {
 				tagId: byId(tagId),
 			});
 			expect(error).toBeUndefined();
-			expect(items.map((i) => i.json)).toEqual([{ success: true, id: tagId }]);
+			expect(items.map((i) => i.json)).toEqual([{ deleted: true, id: tagId }]);
 			expect(sim.org.tags.has(tagId)).toBe(false);
 			expect(sim.org.contactTags.get(firstContactId())?.has(tagId)).toBe(false);
 		});

@@ -9,6 +9,9 @@ import {
 	kindsBelyingTheirRequest,
 	listsBreakingTheirRule,
 } from './operationRules';
+import { VoiceAgentCrmInstantTrigger } from '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
+import { VoiceAgentCrmTrigger } from '../../nodes/VoiceAgentCrmTrigger/VoiceAgentCrmTrigger.node';
+import { VoiceAgentCrmApi } from '../../credentials/VoiceAgentCrmApi.credentials';
 
 /** What a user meets first in the editor: the operation list, its words, and the canvas subtitle. */
 
@@ -253,5 +256,63 @@ describe('Phone numbers as people paste them', () => {
 		expect(items[0].json.error).toMatch(
 			/item 0.*To Number.*must be a phone number in international E\.164 format: \+ then 8 to 15 digits, like \+14155550123/is,
 		);
+	});
+});
+
+/** Every text a person reads in the three nodes and the credential, with where it is. */
+function textsOf(value: unknown, path: string, found: Array<{ path: string; text: string }>) {
+	if (Array.isArray(value))
+		value.forEach((entry, index) => textsOf(entry, `${path}[${index}]`, found));
+	else if (value && typeof value === 'object') {
+		const record = value as Record<string, unknown>;
+		for (const key of ['description', 'hint', 'placeholder', 'displayName', 'action'])
+			if (typeof record[key] === 'string')
+				found.push({ path: `${path}.${key}`, text: record[key] });
+		for (const [key, entry] of Object.entries(record))
+			if (key !== 'default' && typeof entry === 'object') textsOf(entry, `${path}.${key}`, found);
+	}
+	return found;
+}
+
+describe('The words of the forms', () => {
+	const texts = [
+		...textsOf(new VoiceAgentCrm().description, 'action', []),
+		...textsOf(new VoiceAgentCrmTrigger().description, 'trigger', []),
+		...textsOf(new VoiceAgentCrmInstantTrigger().description, 'instant', []),
+		...textsOf(new VoiceAgentCrmApi().properties, 'credential', []),
+	];
+
+	it('hold no developer words: UUID, endpoint, payload, snake_case, binary property', () => {
+		expect(texts.length).toBeGreaterThan(500);
+		const developerWords = /\buuids?\b|endpoint|payload|snake_case|binary property|status words/i;
+		expect(texts.filter(({ text }) => developerWords.test(text))).toEqual([]);
+	});
+
+	it('word actions as n8n asks: sentence case, no articles', () => {
+		const actions = texts.filter(({ path }) => path.endsWith('.action'));
+		expect(actions).toHaveLength(OPERATIONS.length);
+		expect(actions.filter(({ text }) => /\b(a|an|the)\b/i.test(text))).toEqual([]);
+		expect(
+			actions.filter(({ text }) => /^[A-Z][^A-Z]*(AI|WhatsApp)?[^A-Z]*$/.test(text) === false),
+		).toEqual([]);
+	});
+
+	it('keep tooltips short: no description over 300 characters', () => {
+		expect(texts.filter(({ text }) => text.length > 300).map(({ path }) => path)).toEqual([]);
+	});
+
+	it('start placeholders with "e.g."', () => {
+		const placeholders = texts.filter(({ path }) => path.endsWith('.placeholder'));
+		// not examples: collections' "Add …" buttons, list search boxes, the credential's address,
+		// JSON skeletons, and the email placeholder n8n's lint asks for
+		const notExamples = /^(Add |Search|https?:|[[{]|name@email\.com$)/;
+		const examples = placeholders.filter(({ text }) => !notExamples.test(text));
+		expect(examples.filter(({ text }) => !text.startsWith('e.g. '))).toEqual([]);
+	});
+
+	it('name the instant trigger so that it still reads as a name where n8n drops "Trigger"', () => {
+		const { displayName, defaults } = new VoiceAgentCrmInstantTrigger().description;
+		expect(displayName.replace(/ trigger/i, '')).toBe('Voice Agent CRM Call Events');
+		expect(defaults.name).toBe(displayName);
 	});
 });

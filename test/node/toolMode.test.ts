@@ -1,28 +1,32 @@
 import type {
 	INode,
+	INodeParameterResourceLocator,
 	INodeParameters,
-	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
+import { getSchema } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
 
 import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine';
-import { ACTION_NODE, MANUAL_TRIGGER } from '../../harness/nodeTypes';
+import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS } from '../../harness/nodeTypes';
 import type { FakeTime } from '../../harness/fakeTime';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime';
 import { planCalls, type Simulator } from '../../simulator';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
-import { toolDescriptionOf } from '../../nodes/VoiceAgentCrm/shared/operation';
+import { toolDescriptionOf } from '../../nodes/VoiceAgentCrm/shared/toolMode';
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
 
 /**
  * The node as an AI Agent's tool. n8n makes the tool variant by adding "Tool" to the type name
- * (its `@tool` display option is true then), and tells the model the tool's description and the
- * names of the fields it fills.
+ * (its `@tool` display option is true then); the model reads the tool's description and the
+ * schema n8n-core builds from the `$fromAI()` calls in the node's parameters.
  */
 
 const TOOL_TYPE = `${ACTION_NODE}Tool`;
+
+/** Text that only makes sense in the editor, or developer words a person should not read. */
+const EDITOR_ONLY = /from the list|choose from|specify an id|<a |expression|uuid/i;
 
 /** The tool variant as n8n builds it: the same node under the name with "Tool" added. */
 function toolVariant(): INodeType {
@@ -35,12 +39,12 @@ function toolVariant(): INodeType {
 	return node;
 }
 
-function toolNode(parameters: INodeParameters): INode {
-	const description = toolVariant().description as INodeTypeDescription;
+/** A node with its parameters as the editor saves them (defaults filled in, hidden ones dropped). */
+function nodeOf(description: INodeTypeDescription, type: string, parameters: INodeParameters) {
 	const node: INode = {
 		id: 't',
 		name: 'Voice Agent CRM',
-		type: TOOL_TYPE,
+		type,
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: {},
@@ -56,55 +60,93 @@ function toolNode(parameters: INodeParameters): INode {
 	return node;
 }
 
+const toolNode = (parameters: INodeParameters) =>
+	nodeOf(toolVariant().description, TOOL_TYPE, parameters);
+const regularNode = (parameters: INodeParameters) =>
+	nodeOf(new VoiceAgentCrm().description, ACTION_NODE, parameters);
+
+const EVERY_OPERATION = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({
+		label: `${resource.option.name} → ${operation.option.name}`,
+		parameters: { resource: resource.option.value, operation: operation.option.value },
+		operation,
+	})),
+);
+
+/** The model's arguments, key → what it is told, as n8n-core builds them for the model. */
+function argumentsOf(node: INode): Record<string, string> {
+	const shape = getSchema(node).shape as Record<string, { description?: string }>;
+	return Object.fromEntries(
+		Object.entries(shape).map(([key, arg]) => [key, arg.description ?? '']),
+	);
+}
+
 describe('The node as an AI Agent tool', () => {
-	it('tells the model what each operation does and the format of its fields (E.164, UUIDs), not n8n\'s "Place AI call in Voice Agent CRM"', () => {
-		const description = toolVariant().description;
-		const told = NodeHelpers.getToolDescriptionForNode(
-			toolNode({ resource: 'call', operation: 'placePhoneCall' }),
-			{ description } as INodeType,
-		);
-		expect(told).toMatch(/^Have a voice AI agent call a phone number/);
-		expect(told).toContain('To Number: Phone number to call, in international E.164 format');
-		expect(told).toContain('Agent: The voice AI agent');
-		expect(told).toContain('a UUID');
-		for (const resource of RESOURCES) {
-			for (const operation of resource.operations) {
-				const node = toolNode({
-					resource: resource.option.value,
-					operation: operation.option.value,
-				});
-				expect(NodeHelpers.getToolDescriptionForNode(node, { description } as INodeType)).toBe(
-					toolDescriptionOf(operation),
-				);
+	it.each(EVERY_OPERATION)(
+		'$label: the tool description is the operation sentence, with no editor-only text',
+		({ parameters, operation }) => {
+			const description = toolVariant().description;
+			const told = NodeHelpers.getToolDescriptionForNode(toolNode(parameters), {
+				description,
+			} as INodeType);
+			expect(told).toBe(toolDescriptionOf(operation));
+			expect(told).toBe(`${operation.option.description}.`);
+			expect(told).not.toMatch(EDITOR_ONLY);
+		},
+	);
+
+	it.each(EVERY_OPERATION)(
+		'$label: every argument the model fills says what it is, without editor-only text',
+		({ parameters }) => {
+			for (const [key, says] of Object.entries(argumentsOf(toolNode(parameters)))) {
+				expect({ key, says }).toEqual({ key, says: expect.stringMatching(/\w{3,}.*\w{3,}/) });
+				expect(says).not.toMatch(EDITOR_ONLY);
 			}
-		}
-		// the regular node shows no tool description
-		const regular = new VoiceAgentCrm().description;
-		expect(
-			NodeHelpers.getNodeParameters(
-				regular.properties,
-				{ resource: 'call', operation: 'get' },
-				true,
-				false,
-				null,
-				regular,
-			)!.toolDescription,
-		).toBeUndefined();
+		},
+	);
+
+	it("Place AI Call: the model gives the number and the name, each with its format; the agent and the From Number stay the user's", () => {
+		const node = toolNode({ resource: 'call', operation: 'placePhoneCall' });
+		const args = argumentsOf(node);
+		expect(Object.keys(args).sort()).toEqual(['Full_Name', 'To_Number']);
+		expect(args.To_Number).toMatch(/\+14155550123/);
+		expect(args.Full_Name).toMatch(/name of the person/i);
+		// the parameter holds what n8n's editor shows as "Defined automatically by the model"
+		expect(node.parameters.toNumber).toMatch(
+			/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('To_Number', `.+`, 'string'\) \}\}$/,
+		);
+		expect((node.parameters.agentId as INodeParameterResourceLocator).mode).toBe('list');
+		expect((node.parameters.fromNumber as INodeParameterResourceLocator).mode).toBe('list');
 	});
 
-	it('does not wait by default, and does not offer Free the Worker While Waiting', () => {
-		const node = toolNode({ resource: 'call', operation: 'placePhoneCall' });
-		expect(node.parameters.waitFor).toBe('none');
-		const description = toolVariant().description;
-		const waitOptions = description.properties.find((p) => p.name === 'waitOptions')!;
-		const resume = (waitOptions.options as INodeProperties[]).find(
-			(o) => o.name === 'resumeByWebhook',
-		)!;
-		const shown = (variant: INodeTypeDescription) =>
-			NodeHelpers.displayParameter({ waitFor: 'ended' }, resume, toolNode({}), variant);
-		expect(shown(description)).toBe(false);
-		expect(shown(new VoiceAgentCrm().description)).toBe(true);
+	it('the record an operation acts on is an ID the model gives, with an example of its form', () => {
+		const args = argumentsOf(toolNode({ resource: 'call', operation: 'getStatus' }));
+		expect(args).toEqual({ Call: expect.stringMatching(/^ID of the call, e\.g\. [0-9a-f-]{36}$/) });
+		const send = argumentsOf(toolNode({ resource: 'whatsapp', operation: 'sendMessage' }));
+		expect(Object.keys(send).sort()).toEqual(['Contact', 'Message_Text']);
 	});
+
+	it('the regular node is unchanged: no model arguments, no tool description', () => {
+		for (const { parameters } of EVERY_OPERATION) {
+			const node = regularNode(parameters);
+			expect(argumentsOf(node)).toEqual({});
+			expect(node.parameters.toolDescription).toBeUndefined();
+		}
+		expect(regularNode({ resource: 'call', operation: 'placePhoneCall' }).parameters.toNumber).toBe(
+			'',
+		);
+	});
+
+	it.each(['placePhoneCall', 'placeContactCall'])(
+		'%s offers no wait in the tool form: Wait for Outcome and its options are not there',
+		(operation) => {
+			const tool = toolNode({ resource: 'call', operation, waitFor: 'analysis' });
+			for (const name of ['waitFor', 'waitOptions', 'transcriptOptions'])
+				expect(tool.parameters).not.toHaveProperty(name);
+			const regular = regularNode({ resource: 'call', operation, waitFor: 'analysis' });
+			expect(regular.parameters).toMatchObject({ waitFor: 'analysis', waitOptions: {} });
+		},
+	);
 
 	describe('run through the engine', () => {
 		let time: FakeTime;
@@ -114,16 +156,12 @@ describe('The node as an AI Agent tool', () => {
 			sim = s;
 		});
 
-		it('a Free the Worker While Waiting left in saved parameters is dropped: the tool answers with the record, the execution never waits', async () => {
+		it("places the call with the model's arguments and answers at once, even with a wait left in saved parameters", async () => {
 			planCalls(sim).next({ talkMs: 60_000 });
 			const parameters: INodeParameters = {
-				resource: 'call',
-				operation: 'placePhoneCall',
+				...toolNode({ resource: 'call', operation: 'placePhoneCall' }).parameters,
 				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
 				fromNumber: { __rl: true, mode: 'list', value: '+14155550100' },
-				toNumber: '+14155550199',
-				fullName: 'Jane Doe',
-				additionalFields: {},
 				waitFor: 'ended',
 				waitOptions: { resumeByWebhook: true },
 			};
@@ -138,6 +176,18 @@ describe('The node as an AI Agent tool', () => {
 						parameters: {},
 					},
 					{
+						// what n8n hands the tool: the model's arguments by key
+						id: 'm',
+						name: 'Model',
+						type: TEST_ITEMS,
+						typeVersion: 1,
+						position: [100, 0] as [number, number],
+						parameters: {
+							items: JSON.stringify([{ To_Number: '+1 415 555 0199', Full_Name: 'Jane Doe' }]),
+							binary: '[]',
+						},
+					},
+					{
 						id: 't',
 						name: 'Voice Agent CRM',
 						type: TOOL_TYPE,
@@ -148,7 +198,8 @@ describe('The node as an AI Agent tool', () => {
 					},
 				],
 				connections: {
-					Start: { main: [[{ node: 'Voice Agent CRM', type: 'main' as const, index: 0 }]] },
+					Start: { main: [[{ node: 'Model', type: 'main' as const, index: 0 }]] },
+					Model: { main: [[{ node: 'Voice Agent CRM', type: 'main' as const, index: 0 }]] },
 				},
 			};
 			const run = await time.runUntilSettled(
@@ -160,12 +211,12 @@ describe('The node as an AI Agent tool', () => {
 			);
 			expect(run.status).not.toBe('waiting');
 			const output = run.data.resultData.runData['Voice Agent CRM'][0].data!.main[0]!;
-			expect(output[0].json).toMatchObject({
-				call_id: expect.any(String),
-				call_status: 'completed',
-			});
-			// the call's webhook is not the execution's resume URL
-			expect(sim.org.calls.get(String(output[0].json.call_id))!.webhook_url ?? null).toBeNull();
+			expect(output).toHaveLength(1);
+			const call = sim.org.calls.get(String(output[0].json.call_id))!;
+			expect(call).toMatchObject({ to: '+14155550199', contact: { full_name: 'Jane Doe' } });
+			// answered with the placement, not a waited record; the call's webhook is not a resume URL
+			expect(output[0].json).not.toHaveProperty('call_status');
+			expect(call.webhook_url ?? null).toBeNull();
 		});
 	});
 });

@@ -77,7 +77,7 @@ export const agentLocator = (required = true): INodeProperties =>
 		displayName: 'Agent',
 		name: 'agentId',
 		searchListMethod: 'searchAgents',
-		description: 'The voice AI agent. Pick it from the list or give its ID (a UUID).',
+		description: 'The voice AI agent',
 		placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
 		idPattern: UUID_PATTERN,
 	});
@@ -87,7 +87,7 @@ export const contactLocator = (name = 'contactId', displayName = 'Contact'): INo
 		displayName,
 		name,
 		searchListMethod: 'searchContacts',
-		description: 'The contact. Search by name, or give its ID (a UUID).',
+		description: 'The contact',
 		placeholder: 'e.g. 8d7c6b5a-4e3f-4a1b-9c2d-1e0f2a3b4c5d',
 		idPattern: UUID_PATTERN,
 	});
@@ -98,7 +98,7 @@ export const channelLocator = (required = true): INodeProperties =>
 		displayName: 'Channel',
 		name: 'channelId',
 		searchListMethod: 'searchChannels',
-		description: 'The messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+		description: 'The messaging channel',
 		placeholder: 'e.g. chn_2a6f8e9b',
 	});
 
@@ -108,8 +108,7 @@ export const wabaChannelLocator = (): INodeProperties =>
 		displayName: 'Channel',
 		name: 'channelId',
 		searchListMethod: 'searchWabaChannels',
-		description:
-			'The active WhatsApp Business (WABA) channel that sends. Pick it from the list or give its ID (e.g. chn_…).',
+		description: 'The active WhatsApp Business (WABA) channel that sends',
 		placeholder: 'e.g. chn_2a6f8e9b',
 	});
 
@@ -119,8 +118,7 @@ export const callLocator = (): INodeProperties =>
 		displayName: 'Call',
 		name: 'callId',
 		searchListMethod: 'searchCalls',
-		description:
-			'The call. Pick a recent one from the list, or give its ID (the call_id of Place AI Call).',
+		description: 'The call: a recent one from the list, or the call ID that Place AI Call returned',
 		placeholder: 'e.g. 7c9e6679-7425-40de-944b-e07fc1f90ae7',
 		searchPlaceholder: 'Search by name, number or status',
 		idPattern: UUID_PATTERN,
@@ -144,7 +142,7 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 		displayName,
 		name,
 		searchListMethod: 'searchThreads',
-		description: 'The conversation thread. Pick it from the list or give its ID (e.g. thr-…).',
+		description: 'The conversation thread',
 		placeholder: 'e.g. thr-5d4a4e7b',
 	});
 
@@ -170,8 +168,7 @@ export const fromNumberIdLocator = (): INodeProperties =>
 		displayName: 'From Number',
 		name: 'fromNumberId',
 		searchListMethod: 'searchPhoneNumberIds',
-		description:
-			'A phone number registered in your organization, which the call comes from. Pick it from the list or give its ID (a UUID).',
+		description: 'A phone number registered in your organization, which the call comes from',
 		placeholder: 'e.g. 1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f',
 		idPattern: UUID_PATTERN,
 	});
@@ -181,7 +178,7 @@ export const tagLocator = (name = 'tagId', displayName = 'Tag'): INodeProperties
 		displayName,
 		name,
 		searchListMethod: 'searchTags',
-		description: 'The tag. Pick it from the list or give its ID (e.g. tag-…).',
+		description: 'The tag',
 		placeholder: 'e.g. tag-3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
 	});
 
@@ -190,7 +187,7 @@ export const taskLocator = (name = 'taskId', displayName = 'Task'): INodePropert
 		displayName,
 		name,
 		searchListMethod: 'searchTasks',
-		description: 'The task. Pick it from the list or give its ID (a UUID).',
+		description: 'The task',
 		placeholder: 'e.g. 5d4a4e7b-9c1d-4a6f-8e9b-0c3d3f2b8c1e',
 		idPattern: UUID_PATTERN,
 	});

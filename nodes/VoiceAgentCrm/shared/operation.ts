@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { EndpointName } from '../transport/endpoints';
 import { writesOf } from '../transport/request';
+import { fieldsOfBothForms } from './toolMode';
 
 /**
  * What an operation does with the API. The forms and the tests read it from the operation, so a
@@ -92,53 +93,6 @@ export function resourceOf({ resource, ...operations }: ResourceModule): Resourc
 	};
 }
 
-/**
- * What an AI Agent is told the operation does when the node is its tool: the operation's sentence
- * and what each of its main fields is, in which format. n8n's automatic text ("Place AI call in Voice
- * Agent CRM") tells the model nothing of E.164 numbers, UUIDs or dates, and the fields the model
- * fills reach it by their names only.
- */
-const MODEL_FILLED = new Set<INodeProperties['type']>([
-	'string',
-	'number',
-	'resourceLocator',
-	'options',
-	'dateTime',
-	'json',
-]);
-
-const EDITOR_HINT = / ?Choose from the list, or specify an ID using an <a [^>]*>expression<\/a>\.?/;
-
-export function toolDescriptionOf(op: Operation): string {
-	const fields = op.fields
-		.filter(
-			(field) => MODEL_FILLED.has(field.type) && !field.noDataExpression && !field.displayOptions,
-		)
-		// the editor's hint on expressions is no help to a model
-		.map((field) => ({
-			name: field.displayName,
-			says: (field.description ?? '').replace(EDITOR_HINT, '').replace(/\.$/, '').trim(),
-		}))
-		.filter((field) => field.says);
-	return [
-		`${op.option.description}.`,
-		...fields.map((field) => `${field.name}: ${field.says}.`),
-	].join(' ');
-}
-
-/** Shown only in the node's tool form (n8n's `@tool`), per operation; n8n then adds no automatic description of its own. */
-function toolDescriptionField(op: Operation): INodeProperties {
-	return {
-		displayName: 'Tool Description',
-		name: 'toolDescription',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: toolDescriptionOf(op),
-		description: 'What the AI Agent is told this tool does and what its fields need',
-		displayOptions: { show: { '@tool': [true] } },
-	};
-}
-
 /** The operation selector and every field of a resource, each shown only for its operation. */
 export function resourceProperties(resource: Resource): INodeProperties[] {
 	const { value } = resource.option;
@@ -153,7 +107,7 @@ export function resourceProperties(resource: Resource): INodeProperties[] {
 		default: defaultOperation,
 	};
 	const fields = resource.operations.flatMap((op) =>
-		[...op.fields, toolDescriptionField(op)].map((field) => ({
+		fieldsOfBothForms(op).map((field) => ({
 			...field,
 			displayOptions: {
 				...field.displayOptions,

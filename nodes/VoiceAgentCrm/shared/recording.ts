@@ -47,7 +47,7 @@ export function recordingFields(): INodeProperties[] {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to download the call's recording into a binary property (for Google Drive, S3 or a transcription node). A call without a recording says so in recording_note.",
+				"Whether to add the call's recording to the item as a file (for Google Drive, S3 or a transcription node). A call without a recording says so in 'recording_note'.",
 		},
 		{
 			displayName: 'Put Recording in Field',
@@ -55,7 +55,7 @@ export function recordingFields(): INodeProperties[] {
 			type: 'string',
 			default: 'recording',
 			required: true,
-			description: 'Name of the binary property to put the recording in',
+			description: 'Name of the binary field to put the recording in',
 			hint: 'The file name and MIME type come from the recording server',
 			displayOptions: { show: { [RECORDING_FIELD_NAMES.download]: [true] } },
 		},

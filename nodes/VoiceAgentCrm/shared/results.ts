@@ -1,12 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /**
- * A deletion's boolean answer as an item: delete tag answers a bare `true`, delete contact
+ * A deletion's answer as an item: delete tag answers a bare `true`, delete contact
  * `{statusCode: 200, data: true}` (the transport unwraps its `data`). n8n items are objects, so the
- * boolean becomes `{success, id}` with the ID of the record it concerns.
+ * answer becomes `{deleted, id}` (n8n's UX guidelines: a deletion outputs `{deleted: true}`) with
+ * the id of the record it concerns.
  */
 export function booleanResult(answer: unknown, id: string): IDataObject {
-	return { success: answer === true, id };
+	return { deleted: answer === true, id };
 }
 
 /**

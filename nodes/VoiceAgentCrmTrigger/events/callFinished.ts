@@ -19,7 +19,7 @@ export const callFinished: PollEvent<CallSettings, CallCursor> = {
 	fields: [
 		...callFilterFields({
 			description:
-				'Whether to hold a finished call back until its analysis and transcript have arrived (they come some seconds after the call ends). Past Max Wait it is emitted without them, and its analysis_note says so.',
+				"Whether to hold a finished call back until its analysis and transcript have arrived, some seconds after the call ends. Past Max Wait it is emitted without them, with an 'analysis_note'.",
 		}),
 		{
 			displayName: 'Options',

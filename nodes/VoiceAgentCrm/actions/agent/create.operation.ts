@@ -9,7 +9,7 @@ export const createAgent: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create an agent',
+		action: 'Create agent',
 		description: 'Create a voice AI agent with a name, a voice and a time zone',
 	},
 	kind: 'write',

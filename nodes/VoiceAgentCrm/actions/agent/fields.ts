@@ -274,7 +274,7 @@ const AGENT_SETTINGS: INodeProperties[] = [
 			type: 'options',
 			options: [{ name: 'Function', value: 'function' }],
 			default: 'function',
-			description: 'Type of the tool; the API knows function tools',
+			description: 'Type of the tool; the service supports function tools',
 		},
 	}),
 	definitionJson(

@@ -10,8 +10,8 @@ export const getAgent: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get an agent',
-		description: 'Get the published configuration of a voice AI agent by its UUID',
+		action: 'Get agent',
+		description: 'Get the published settings of a voice AI agent',
 	},
 	kind: 'read',
 	endpoint: 'getAgent',

@@ -11,9 +11,8 @@ export const updateAgent: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update an agent',
-		description:
-			'Change settings of a voice AI agent by its UUID; settings not given keep their values',
+		action: 'Update agent',
+		description: 'Change settings of a voice AI agent; settings not given keep their values',
 	},
 	kind: 'write',
 	endpoint: 'updateAgent',

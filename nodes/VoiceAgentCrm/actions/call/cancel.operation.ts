@@ -14,7 +14,7 @@ export const cancelCall: Operation = {
 	option: {
 		name: 'Cancel Scheduled Call',
 		value: 'cancel',
-		action: 'Cancel a scheduled call',
+		action: 'Cancel scheduled call',
 		description: 'Cancel a scheduled call so that it is never placed',
 	},
 	kind: 'write',

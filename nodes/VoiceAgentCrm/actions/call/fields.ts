@@ -96,7 +96,7 @@ function scheduleField(extra: string): INodeProperties {
 						type: 'dateTime',
 						default: '',
 						description:
-							'When to place the call, an ISO 8601 date and time read in the time zone below, e.g. 2030-05-01T10:30:00',
+							'When to place the call, read in the time zone below, e.g. 2030-05-01T10:30:00',
 					},
 					timeZoneLocator(
 						"IANA time zone of the date and time, e.g. Europe/Madrid. Leave empty for the workflow's time zone.",

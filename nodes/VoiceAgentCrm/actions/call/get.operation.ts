@@ -19,7 +19,7 @@ export const getCall: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get a call',
+		action: 'Get call',
 		description:
 			'Get the full record of a call by its call ID: record status, outcome, recording, analysis and transcript',
 	},

@@ -11,9 +11,9 @@ export const getCallStatus: Operation = {
 	option: {
 		name: 'Get Status',
 		value: 'getStatus',
-		action: 'Get the status of a call',
+		action: 'Get status of call',
 		description:
-			'Get where a call stands by its call ID, in the status words of this endpoint (e.g. ended, no_answer)',
+			'Get where a call stands now: scheduled, in queue, ringing, in progress, ended, no answer and the like',
 	},
 	kind: 'read',
 	endpoint: 'getCallStatus',

@@ -32,8 +32,7 @@ export const placeContactCall: Operation = {
 		name: 'Place AI Call to Contact',
 		value: 'placeContactCall',
 		action: 'Place AI call to contact',
-		description:
-			'Have a voice AI agent call a stored contact (by contact UUID) now or at a set time',
+		description: 'Have a voice AI agent call a stored contact now or at a set time',
 	},
 	kind: 'write',
 	endpoint: 'placeContactCall',

@@ -14,7 +14,7 @@ export const stopCall: Operation = {
 	option: {
 		name: 'Stop',
 		value: 'stop',
-		action: 'Stop a call',
+		action: 'Stop call',
 		description: 'Hang up a call that is ringing or in progress, by its call ID',
 	},
 	kind: 'write',

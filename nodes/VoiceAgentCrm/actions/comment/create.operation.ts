@@ -48,8 +48,8 @@ export const createComment: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a comment on a contact',
-		description: 'Add a comment to a contact (by contact UUID)',
+		action: 'Create comment on contact',
+		description: 'Add a comment to a contact',
 	},
 	kind: 'write',
 	endpoint: 'createComment',

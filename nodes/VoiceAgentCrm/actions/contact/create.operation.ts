@@ -16,7 +16,7 @@ export const createContact: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a contact',
+		action: 'Create contact',
 		description:
 			'Create a contact from its phone number (E.164) and optional name, email and details',
 	},

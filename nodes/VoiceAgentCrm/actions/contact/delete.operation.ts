@@ -9,8 +9,8 @@ export const deleteContact: Operation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		action: 'Delete a contact',
-		description: 'Delete a contact (by UUID) for good, with its tags and comments',
+		action: 'Delete contact',
+		description: 'Delete a contact permanently, with its tags and comments',
 	},
 	kind: 'write',
 	endpoint: 'deleteContact',

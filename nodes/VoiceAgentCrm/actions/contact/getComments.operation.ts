@@ -10,8 +10,8 @@ export const getContactComments: Operation = {
 	option: {
 		name: 'Get Comments',
 		value: 'getComments',
-		action: 'Get the comments of a contact',
-		description: 'List the comments on a contact (by contact UUID)',
+		action: 'Get comments of contact',
+		description: 'List the comments on a contact, newest first',
 	},
 	kind: 'read',
 	endpoint: 'listContactComments',

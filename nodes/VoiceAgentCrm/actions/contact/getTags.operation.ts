@@ -10,8 +10,8 @@ export const getContactTags: Operation = {
 	option: {
 		name: 'Get Tags',
 		value: 'getTags',
-		action: 'Get the tags of a contact',
-		description: 'List the tags attached to a contact (by contact UUID)',
+		action: 'Get tags of contact',
+		description: 'List the tags attached to a contact',
 	},
 	kind: 'read',
 	endpoint: 'listContactTags',

@@ -18,8 +18,8 @@ export const updateContact: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update a contact',
-		description: 'Change the fields you add of a contact (by UUID); the others keep their values',
+		action: 'Update contact',
+		description: 'Change the fields you add of a contact; the others keep their values',
 	},
 	kind: 'write',
 	endpoint: 'updateContact',

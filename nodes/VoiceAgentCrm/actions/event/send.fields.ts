@@ -53,7 +53,7 @@ export const sendFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'autoMapInputData',
 				description:
-					"Read each event from the input item's fields by name: event_name, event_id, occurred_at, contact {…} or email, phone, contact_id, external_id, name, country, session_id, params, value, currency, group. The fastest way for many items.",
+					"Read each event from the input item's fields by their names (listed below). The fastest way for many items.",
 			},
 			{
 				name: 'Map Each Field Below',
@@ -63,7 +63,8 @@ export const sendFields: INodeProperties[] = [
 			{
 				name: 'JSON',
 				value: 'json',
-				description: 'Give the whole event object as the API expects it',
+				description:
+					'Give the whole event as one JSON object, e.g. when the items already are events',
 			},
 			{
 				name: 'Rows of a File (CSV or NDJSON)',
@@ -92,10 +93,10 @@ export const sendFields: INodeProperties[] = [
 			'Where your items or columns name a part of the event differently. Read once per execution, not per item.',
 		displayOptions: byColumnName,
 		options: [
-			columnName('Company Field', 'group', 'group', 'the company object {ID, name, properties}'),
+			columnName('Company Field', 'group', 'group', 'the company (its ID, name and properties)'),
 			columnName('Contact Country Field', 'contactCountry', 'country', "the contact's country"),
 			columnName('Contact Field', 'contact', 'contact', 'the contact object'),
-			columnName('Contact ID Field', 'contactId', 'contact_id', "the contact's UUID"),
+			columnName('Contact ID Field', 'contactId', 'contact_id', "the contact's ID"),
 			columnName('Contact Name Field', 'contactName', 'name', "the contact's full name"),
 			columnName(
 				'Create Contact Field',
@@ -117,7 +118,7 @@ export const sendFields: INodeProperties[] = [
 				'Occurred At Field',
 				'occurredAt',
 				'occurred_at',
-				"when the event happened (ISO 8601; without a zone, read in the workflow's time zone)",
+				"when the event happened (a time without a zone is read in the workflow's time zone)",
 			),
 			columnName('Params Field', 'params', 'params', "the event's params (an object or JSON text)"),
 			columnName('Phone Field', 'phone', 'phone', "the contact's phone"),
@@ -134,7 +135,7 @@ export const sendFields: INodeProperties[] = [
 		placeholder:
 			'{\n  "event_name": "Purchase Completed",\n  "contact": { "email": "ana@example.com" }\n}',
 		description:
-			'The whole event object. When the input items already are events, map the whole input item: the node then reads it from the item without evaluating an expression per item. For rows with other field names, Map Automatically is faster than an expression per item. Fields: event_name (required), event_id, occurred_at, contact {contact_id, external_id, phone, email, name, country}, create_contact, session_id, params, value, currency, group {ID, name, properties}.',
+			'The whole event. Items that already are events: map the whole item. Fields: event_name (required), event_id, occurred_at, contact, create_contact, session_id, params, value, currency, group.',
 		displayOptions: { show: { eventInput: ['json'] } },
 	},
 	{
@@ -145,7 +146,7 @@ export const sendFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Purchase Completed',
 		description:
-			'What happened. The service stores it in snake_case ("Purchase Completed" becomes purchase_completed); the result must start with a letter, be at most 40 characters and not start with cs_.',
+			'What happened. The service stores it in lower case with underscores ("Purchase Completed" becomes purchase_completed), which must start with a letter, be at most 40 characters and not start with cs_.',
 		displayOptions: fromFields,
 	},
 	{
@@ -274,7 +275,7 @@ export const sendFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
-				description: 'UUID of an existing contact. Tried first when finding the contact.',
+				description: 'ID of an existing contact. Tried first when finding the contact.',
 			},
 			{
 				displayName: 'Contact Name',
@@ -325,7 +326,7 @@ export const sendFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 2024-05-01T10:00:00Z',
 				description:
-					"When it happened, as an ISO 8601 date-time, from the year 2000 up to 24 hours ahead. A time without a zone is read in the workflow's time zone. Default: when the service receives it.",
+					"When it happened, e.g. 2026-03-01T14:30:00Z, from the year 2000 up to 24 hours ahead. A time without a zone is read in the workflow's time zone. Default: when the service receives it.",
 			},
 			{
 				displayName: 'Session ID',
@@ -334,7 +335,7 @@ export const sendFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. 6c1f0a52-0d5e-4a7e-9b7b-1f6d2e3c4b5a',
 				description:
-					'Visit identifier (a browser-kept UUID or a web-analytics client ID), never personal data; up to 200 characters, no spaces. Without contact data the event is kept pending until the session is identified; with contact data it identifies the session.',
+					'Visit ID (kept by the browser, or a web-analytics client ID), never personal data; up to 200 characters, no spaces. Without contact data the event waits until the session is identified; with contact data it identifies it.',
 			},
 			{
 				displayName: 'Value',

@@ -12,7 +12,7 @@ export const getMessage: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get a message',
+		action: 'Get message',
 		description: 'Get one message of a conversation by its ID',
 	},
 	kind: 'read',

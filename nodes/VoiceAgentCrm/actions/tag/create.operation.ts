@@ -24,7 +24,7 @@ export const createTag: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a tag',
+		action: 'Create tag',
 		description: 'Create a tag with a name, a color and an optional label',
 	},
 	kind: 'write',

@@ -10,8 +10,8 @@ export const deleteTag: Operation = {
 	option: {
 		name: 'Delete',
 		value: 'delete',
-		action: 'Delete a tag',
-		description: 'Delete a tag (by UUID) and remove it from every contact',
+		action: 'Delete tag',
+		description: 'Delete a tag permanently and remove it from every contact',
 	},
 	kind: 'write',
 	endpoint: 'deleteTag',

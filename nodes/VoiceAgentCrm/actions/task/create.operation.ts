@@ -56,7 +56,7 @@ export const createTask: Operation = {
 	option: {
 		name: 'Create',
 		value: 'create',
-		action: 'Create a task',
+		action: 'Create task',
 		description: 'Create a task with a short brief and optional details',
 	},
 	kind: 'write',

@@ -10,8 +10,8 @@ export const getTask: Operation = {
 	option: {
 		name: 'Get',
 		value: 'get',
-		action: 'Get a task',
-		description: 'Get a task by its UUID',
+		action: 'Get task',
+		description: 'Get a task by its ID',
 	},
 	kind: 'read',
 	endpoint: 'getTask',

@@ -30,8 +30,7 @@ export const getManyThreads: Operation = {
 		filtersField([
 			{
 				...channelLocator(false),
-				description:
-					'Only threads of this messaging channel. Pick it from the list or give its ID (e.g. chn_…).',
+				description: 'Only threads of this messaging channel',
 			},
 			{
 				displayName: 'Status',

@@ -36,7 +36,7 @@ export const updateThread: Operation = {
 	option: {
 		name: 'Update',
 		value: 'update',
-		action: 'Update a thread',
+		action: 'Update thread',
 		description: 'Open or close a conversation thread, or change who it is assigned to',
 	},
 	kind: 'write',
@@ -84,7 +84,7 @@ export const updateThread: Operation = {
 			required: true,
 			default: '',
 			placeholder: 'e.g. 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d',
-			description: 'ID (a UUID) of the user or the AI agent who takes the conversation',
+			description: 'ID of the user or the AI agent who takes the conversation',
 			displayOptions: { show: { assignment: ['assign'] } },
 		},
 		{

@@ -19,8 +19,7 @@ export const wabaRecipientFields: INodeProperties[] = [
 	wabaChannelLocator(),
 	{
 		...contactLocator(),
-		description:
-			'The contact who receives the message on WhatsApp. Search by name, or give its ID (a UUID).',
+		description: 'The contact who receives the message on WhatsApp',
 	},
 ];
 

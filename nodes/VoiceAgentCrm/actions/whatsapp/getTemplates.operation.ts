@@ -10,7 +10,7 @@ export const getTemplates: Operation = {
 	option: {
 		name: 'Get Templates',
 		value: 'getTemplates',
-		action: 'Get message templates of a channel',
+		action: 'Get message templates of channel',
 		description: 'List the message templates of a WhatsApp Business channel, one item per template',
 	},
 	kind: 'read',
@@ -19,8 +19,7 @@ export const getTemplates: Operation = {
 	fields: [
 		{
 			...channelLocator(),
-			description:
-				'The WhatsApp Business (WABA) channel whose templates to list. Pick it from the list or give its ID (e.g. chn_…).',
+			description: 'The WhatsApp Business (WABA) channel whose templates to list',
 		},
 		...returnAllFields,
 	],

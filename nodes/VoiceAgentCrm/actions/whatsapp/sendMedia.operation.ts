@@ -116,7 +116,7 @@ export const sendMedia: Operation = {
 	option: {
 		name: 'Send Media',
 		value: 'sendMedia',
-		action: 'Send a WhatsApp media message',
+		action: 'Send WhatsApp media message',
 		description:
 			'Send an image, video, audio or document to a contact on WhatsApp, inside the 24-hour window',
 	},

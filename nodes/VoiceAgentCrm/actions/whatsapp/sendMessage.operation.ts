@@ -15,7 +15,7 @@ export const sendMessage: Operation = {
 	option: {
 		name: 'Send Message',
 		value: 'sendMessage',
-		action: 'Send a WhatsApp text message',
+		action: 'Send WhatsApp text message',
 		description: 'Send a text message to a contact on WhatsApp, inside the 24-hour window',
 	},
 	kind: 'send',

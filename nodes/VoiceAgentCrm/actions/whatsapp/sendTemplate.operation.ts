@@ -113,7 +113,7 @@ export const sendTemplate: Operation = {
 	option: {
 		name: 'Send Template',
 		value: 'sendTemplate',
-		action: 'Send a WhatsApp template message',
+		action: 'Send WhatsApp template message',
 		description: 'Send an approved message template to a contact on WhatsApp, at any time',
 	},
 	kind: 'send',

@@ -16,13 +16,18 @@ import { numberWithin, validateItem } from '../../../shared/validation';
 
 export type WaitUntil = 'ended' | 'analysis';
 
-const WAIT_HIDDEN = { hide: { waitFor: ['none'] } };
+// an AI Agent waits for its tool's answer and can read the call later (Get Status, Get): the tool
+// form (n8n's `@tool`) offers no wait, and a wait left in saved parameters is dropped there
+const NOT_IN_TOOL = { show: { '@tool': [false] } };
+
+const WAIT_HIDDEN = { ...NOT_IN_TOOL, hide: { waitFor: ['none'] } };
 
 export const waitForField: INodeProperties = {
 	displayName: 'Wait for Outcome',
 	name: 'waitFor',
 	type: 'options',
 	noDataExpression: true,
+	displayOptions: NOT_IN_TOOL,
 	options: [
 		{
 			name: "Don't Wait",
@@ -60,9 +65,6 @@ export const waitOptionsField: INodeProperties = {
 			name: 'resumeByWebhook',
 			type: 'boolean',
 			noDataExpression: true,
-			// an AI Agent waits for its tool's answer, which a waiting execution never gives: hidden in
-			// the tool form (n8n's `@tool`), the option is dropped from the parameters there
-			displayOptions: { show: { '@tool': [false] } },
 			default: false,
 			description:
 				"Whether the execution waits like n8n's Wait node and resumes from the call's webhooks; n8n must be reachable from the service",
