@@ -1,0 +1,91 @@
+import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+
+import { needsOwnRead, readCall } from '../VoiceAgentCrm/shared/callTrigger/record';
+import { apiRequest } from '../VoiceAgentCrm/transport/request';
+import {
+	callIsWanted,
+	eventItem,
+	eventTime,
+	horizonOf,
+	recordShows,
+	type Judge,
+} from './callEvents';
+
+/**
+ * The recovery of lost deliveries. The service does not repeat a delivery: a call whose emitting
+ * delivery was lost, or whose read failed, would never be emitted. So a delivery (of any call)
+ * that comes at least SWEEP_EVERY_MS after the last sweep reads the newest calls (one list
+ * request, SWEEP_CALLS calls) and emits each chosen event that is past its delivery's horizon by
+ * RECOVERY_MARGIN_MS, happened while the workflow was active, and was never claimed.
+ *
+ * Past the horizon no delivery emits the event, and the margin leaves time for its claim to be
+ * saved, so a sweep and a delivery do not both emit it. The last sweep's time is in the static
+ * data, so one process of several sweeps in a minute.
+ */
+export const SWEEP_EVERY_MS = 60_000;
+export const RECOVERY_MARGIN_MS = 60_000;
+export const SWEEP_CALLS = 250;
+
+/** Activation marks when the workflow started listening; calls before it are not recovered. */
+export function markActive(staticData: IDataObject, now: number): void {
+	if (typeof staticData.activeSince !== 'number') staticData.activeSince = now;
+}
+
+export function markInactive(staticData: IDataObject): void {
+	delete staticData.activeSince;
+	delete staticData.sweptAt;
+}
+
+function lastSweep(staticData: IDataObject): number {
+	return typeof staticData.sweptAt === 'number' ? staticData.sweptAt : 0;
+}
+
+/** The events the sweep finds not emitted, emitted now (each item marked `recovered`). */
+export async function recoveredItems(
+	context: IWebhookFunctions,
+	judge: Judge,
+): Promise<INodeExecutionData[]> {
+	const staticData = context.getWorkflowStaticData('node');
+	const last = lastSweep(staticData);
+	if (typeof staticData.activeSince !== 'number' || judge.now - last < SWEEP_EVERY_MS) return [];
+	// taken before the request: a delivery to another process meanwhile does not sweep too
+	staticData.sweptAt = judge.now;
+	const activeSince = staticData.activeSince;
+	const query: IDataObject = { limit: SWEEP_CALLS, offset: 0 };
+	if (judge.agents.length === 1) query.agent_id = judge.agents[0];
+	else if (!judge.agents.length && judge.settings.agentId) query.agent_id = judge.settings.agentId;
+	let payload: unknown;
+	try {
+		({ payload } = await apiRequest.call(context, 'listCalls', { query }));
+	} catch {
+		// the service is unreachable or refused the list: the next delivery sweeps again
+		staticData.sweptAt = last;
+		return [];
+	}
+	const items: INodeExecutionData[] = [];
+	for (const listed of (Array.isArray(payload) ? payload : []) as IDataObject[]) {
+		const callId = String(listed.id);
+		const due = judge.events.filter((event) => {
+			const at = eventTime(listed, event);
+			return (
+				at >= activeSince &&
+				judge.now - at >= horizonOf(event, judge.settings) + RECOVERY_MARGIN_MS &&
+				!judge.claims.has(callId, event) &&
+				callIsWanted(listed, event, judge) &&
+				recordShows(listed, event, judge)
+			);
+		});
+		if (!due.length) continue;
+		// a read that fails leaves the call unclaimed, for the next sweep
+		const call = needsOwnRead(judge.settings.transcript)
+			? await readCall(context, callId, judge.settings).catch(() => undefined)
+			: listed;
+		if (!call) continue;
+		for (const event of due) {
+			if (!judge.claims.claim(callId, event, judge.now)) continue;
+			const item = await eventItem(context, call, event, judge);
+			items.push({ ...item, json: { ...item.json, recovered: true } });
+		}
+	}
+	return items;
+}
