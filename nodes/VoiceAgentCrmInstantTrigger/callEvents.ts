@@ -77,6 +77,12 @@ function emittingDelivery(event: CallEvent, call: IDataObject, settings: CallSet
 	return settings.waitForAnalysis && expectsAnalysis(call) ? 'transcript_ready' : 'call_ended';
 }
 
+/** Whether a delivery of this kind can emit the event (before the record says which kind does). */
+function mayEmit(event: CallEvent, kind: unknown, settings: CallSettings): boolean {
+	if (event === 'callStarted') return kind === 'call_started';
+	return kind === 'call_ended' || (settings.waitForAnalysis && kind === 'transcript_ready');
+}
+
 /** Whether the call is of a chosen agent and passes the filters, for this event. */
 export function callIsWanted(call: IDataObject, event: CallEvent, judge: Judge): boolean {
 	const { agents, settings } = judge;
@@ -100,10 +106,15 @@ export async function itemsOfDelivery(
 	const body = context.getBodyData();
 	const callId = typeof body.call_id === 'string' ? body.call_id.trim() : '';
 	if (!UUID_REGEX.test(callId)) return [];
+	// a repeat, or a kind that emits nothing chosen, costs no request
+	const open = judge.events.filter(
+		(event) => mayEmit(event, body.event, judge.settings) && !judge.claims.has(callId, event),
+	);
+	if (!open.length) return [];
 	const call = await readCall(context, callId, judge.settings);
 	if (!call || String(call.id) !== callId) return [];
 	const items: INodeExecutionData[] = [];
-	for (const event of judge.events) {
+	for (const event of open) {
 		if (
 			body.event === emittingDelivery(event, call, judge.settings) &&
 			callIsWanted(call, event, judge) &&

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
+import { emissionKey } from './claims';
 import { needsOwnRead, readCall } from '../VoiceAgentCrm/shared/callTrigger/record';
 import { apiRequest } from '../VoiceAgentCrm/transport/request';
 import {
@@ -19,8 +20,11 @@ import {
  * RECOVERY_MARGIN_MS, happened while the workflow was active, and was never claimed.
  *
  * Past the horizon no delivery emits the event, and the margin leaves time for its claim to be
- * saved, so a sweep and a delivery do not both emit it. The last sweep's time is in the static
- * data, so one process of several sweeps in a minute.
+ * saved, so a sweep and a delivery do not both emit it. A claim can still be missing from the
+ * static data because another process's save overwrote it (claims.ts): so a sweep only suspects
+ * an event it finds unclaimed, and emits it if it is still unclaimed at a sweep at least a minute
+ * later; meanwhile the process that emitted it has written its claim back at its next delivery.
+ * The last sweep's time is in the static data, so one process of several sweeps in a minute.
  */
 export const SWEEP_EVERY_MS = 60_000;
 export const RECOVERY_MARGIN_MS = 60_000;
@@ -34,6 +38,7 @@ export function markActive(staticData: IDataObject, now: number): void {
 export function markInactive(staticData: IDataObject): void {
 	delete staticData.activeSince;
 	delete staticData.sweptAt;
+	delete staticData.suspects;
 }
 
 function lastSweep(staticData: IDataObject): number {
@@ -62,8 +67,12 @@ export async function recoveredItems(
 		staticData.sweptAt = last;
 		return [];
 	}
+	const suspects = (staticData.suspects ??= {}) as Record<string, number>;
+	const seen = new Set<string>();
 	const items: INodeExecutionData[] = [];
-	for (const listed of (Array.isArray(payload) ? payload : []) as IDataObject[]) {
+	// the list is newest first: emitted in the order the calls were made
+	const calls = ((Array.isArray(payload) ? payload : []) as IDataObject[]).reverse();
+	for (const listed of calls) {
 		const callId = String(listed.id);
 		const due = judge.events.filter((event) => {
 			const at = eventTime(listed, event);
@@ -75,17 +84,25 @@ export async function recoveredItems(
 				recordShows(listed, event, judge)
 			);
 		});
-		if (!due.length) continue;
+		const confirmed = due.filter((event) => {
+			const key = emissionKey(callId, event);
+			seen.add(key);
+			suspects[key] ??= judge.now;
+			return judge.now - suspects[key] >= SWEEP_EVERY_MS;
+		});
+		if (!confirmed.length) continue;
 		// a read that fails leaves the call unclaimed, for the next sweep
 		const call = needsOwnRead(judge.settings.transcript)
 			? await readCall(context, callId, judge.settings).catch(() => undefined)
 			: listed;
 		if (!call) continue;
-		for (const event of due) {
+		for (const event of confirmed) {
 			if (!judge.claims.claim(callId, event, judge.now)) continue;
 			const item = await eventItem(context, call, event, judge);
 			items.push({ ...item, json: { ...item.json, recovered: true } });
 		}
 	}
+	// a suspect found claimed since, or gone from the list, is no longer one
+	for (const key of Object.keys(suspects)) if (!seen.has(key)) delete suspects[key];
 	return items;
 }

@@ -126,10 +126,12 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		expect(await itemsOf(process.deliver(ended(call.id)))).toEqual([
 			expect.objectContaining({ call_id: call.id, event: 'callFinished' }),
 		]);
-		expect(sim.requestsTo().slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
-			`GET /v1/calls/${call.id}`,
-			'GET /v1/calls',
-		]);
+		expect(
+			sim
+				.requestsTo()
+				.slice(before)
+				.map((r) => `${r.method} ${r.path}`),
+		).toEqual([`GET /v1/calls/${call.id}`, 'GET /v1/calls']);
 		await process.deactivate();
 	});
 

@@ -149,9 +149,10 @@ export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
 	return { database, n8nProcess, staticData, secret };
 }
 
+const realNow = Date.now.bind(Date);
+
 /** Date.now moved forward by `offsetMs` for the node (the simulator keeps its own clock). */
 export function shiftNodeTime(): { by: (ms: number) => void; restore: () => void } {
-	const realNow = Date.now.bind(Date);
 	let offset = 0;
 	const spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
 	return { by: (ms) => (offset += ms), restore: () => spy.mockRestore() };
