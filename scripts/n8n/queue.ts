@@ -20,19 +20,21 @@ import path from 'node:path';
 
 import { planCalls, startSimulator, storedEvents, type Simulator } from '../../simulator';
 import {
+	buildAndPack,
 	check,
 	CheckFailure,
 	checks,
 	freePort,
 	freshDir,
 	installCommunityPackage,
+	installN8n,
 	installPaths,
 	keepSecret,
 	log,
 	redact,
 	ROOT,
-	runOk,
 	setUpOwner,
+	stageTimer,
 	sleep,
 	writeJson,
 	type Owner,
@@ -84,36 +86,14 @@ async function main(): Promise<void> {
 	const t0 = Date.now();
 	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n-queue'));
 	const logDir = freshDir(path.join(workDir, 'logs'));
-	const timings: Record<string, number> = {};
-	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-		const start = Date.now();
-		try {
-			return await work();
-		} finally {
-			timings[name] = Math.round((Date.now() - start) / 100) / 10;
-		}
-	};
+	const { timed, summary } = stageTimer();
 
 	let failed: unknown;
 	let sim: Simulator | undefined;
 	try {
-		const cacheDir = await timed('install n8n', async () => {
-			const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
-				echo: true,
-				timeoutMs: 25 * 60_000,
-			});
-			return result.stdout.trim().split('\n').pop()!;
-		});
+		const cacheDir = await timed('install n8n', installN8n);
 		await timed('services', ensureServices);
-		const tarball = await timed('build and pack', async () => {
-			if (process.env.TEST_N8N_SKIP_BUILD !== '1')
-				await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-			const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
-				logFile: path.join(logDir, 'pack.log'),
-			});
-			const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-			return path.join(workDir, filename);
-		});
+		const tarball = await timed('build and pack', () => buildAndPack(workDir, logDir));
 
 		// the webhook process loads a waiting execution from Postgres before it reads the event: on a
 		// loaded machine that took longer than the simulator's default 5 s, and the event was lost
@@ -155,11 +135,7 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(
-		`durations (s): ${Object.entries(timings)
-			.map(([k, v]) => `${k} ${v}`)
-			.join(', ')}`,
-	);
+	log(summary());
 	log(`logs: ${logDir}`);
 	if (failed) {
 		const message = failed instanceof Error ? failed.message : String(failed);

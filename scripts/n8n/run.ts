@@ -26,12 +26,14 @@ import { startSimulator } from '../../simulator';
 import { ensureChromium, runBrowserTest } from './browser';
 import { runExamples } from './examples';
 import {
+	buildAndPack,
 	byHandInstallScript,
 	check,
 	CheckFailure,
 	checks,
 	freePort,
 	freshDir,
+	installN8n,
 	installPaths,
 	keepSecret,
 	log,
@@ -42,6 +44,7 @@ import {
 	ROOT,
 	runOk,
 	setUpOwner,
+	stageTimer,
 	writeJson,
 } from './lib';
 import { disallowedRequires, externalModules } from './runtimeRequires';
@@ -57,39 +60,16 @@ async function main(): Promise<void> {
 	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n'));
 	const logDir = freshDir(path.join(workDir, 'logs'));
 	const screenshotDir = freshDir(path.join(workDir, 'screenshots'));
-	const timings: Record<string, number> = {};
-	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-		const start = Date.now();
-		try {
-			return await work();
-		} finally {
-			timings[name] = Math.round((Date.now() - start) / 100) / 10;
-		}
-	};
+	const { timed, summary } = stageTimer();
 
 	// 1. n8n itself
-	const cacheDir = await timed('install n8n', async () => {
-		log('n8n: installing or reusing the cached installation');
-		const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
-			echo: true,
-			timeoutMs: 25 * 60_000,
-		});
-		return result.stdout.trim().split('\n').pop()!;
-	});
+	const cacheDir = await timed('install n8n', installN8n);
 	const install = installPaths(cacheDir);
 	if (process.env.TEST_N8N_SKIP_BROWSER !== '1') await timed('chromium', ensureChromium);
 	log(`n8n: ${cacheDir}`);
 
 	// 2. The package as users get it
-	const tarball = await timed('build and pack', async () => {
-		if (process.env.TEST_N8N_SKIP_BUILD !== '1')
-			await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-		const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
-			logFile: path.join(logDir, 'pack.log'),
-		});
-		const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-		return path.join(workDir, filename);
-	});
+	const tarball = await timed('build and pack', () => buildAndPack(workDir, logDir));
 	log(`package: ${path.basename(tarball)}`);
 
 	// outside the checkout, so that nothing resolves through the project's own node_modules
@@ -179,11 +159,7 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(
-		`durations (s): ${Object.entries(timings)
-			.map(([k, v]) => `${k} ${v}`)
-			.join(', ')}`,
-	);
+	log(summary());
 	log(`logs: ${logDir}`);
 	log(`screenshots: ${screenshotDir}`);
 	if (failed) log(`n8n user folder kept: ${userFolder}`);

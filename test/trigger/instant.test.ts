@@ -250,7 +250,11 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		for (const { payload } of posted) {
 			const delivery = await process.deliver(payload as IDataObject);
 			emitted.push(
-				...delivery.items.map((i) => ({ ...i.json, by: payload.event, binary: i.binary })),
+				...delivery.items.map((i) => ({
+					...i.json,
+					by: String(payload.event),
+					binary: i.binary as IDataObject,
+				})),
 			);
 		}
 		expect(emitted.map((j) => [j.event, j.by])).toEqual([
