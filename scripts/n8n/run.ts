@@ -49,7 +49,11 @@ import {
 } from './lib';
 import { disallowedRequires, externalModules } from './runtimeRequires';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
-import { prepareInstantTriggerWorkflow, runInstantTriggerTest } from './instantTrigger';
+import {
+	prepareInstantTriggerWorkflow,
+	runInstantTriggerAcrossRestart,
+	runInstantTriggerTest,
+} from './instantTrigger';
 import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
 
 // browser.ts reads the owner's type from here
@@ -151,6 +155,10 @@ async function main(): Promise<void> {
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
 		if (rejected) throw rejected.reason;
+		if (triggerTest)
+			await timed('instant trigger across a restart', () =>
+				runInstantTriggerAcrossRestart(n8n, sim, owner),
+			);
 	} catch (error) {
 		failed = error;
 	} finally {
