@@ -1,7 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../VoiceAgentCrm/transport/request';
-import type { TriggerContext } from './deliverySecret';
+import type { InstantContext } from './deliverySecret';
 
 /**
  * Registration of the trigger's URL on the chosen agents' `webhook_url`.
@@ -13,7 +13,7 @@ import type { TriggerContext } from './deliverySecret';
  */
 type Registered = Record<string, string | null>;
 
-export function chosenAgents(context: TriggerContext): string[] {
+export function chosenAgents(context: InstantContext): string[] {
 	if (context.getNodeParameter('registration', 'agents') !== 'agents') return [];
 	const ids = context.getNodeParameter('agentIds', []) as string[];
 	return [...new Set(ids.map((id) => String(id).trim()).filter(Boolean))];

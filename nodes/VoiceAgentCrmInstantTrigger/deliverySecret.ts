@@ -11,16 +11,16 @@ import { randomString } from 'n8n-workflow';
  * - I Copy the URL Myself: the URL Secret parameter, the last segment of the Production URL the
  *   editor shows, so the URL copied from the editor carries it.
  */
-export type TriggerContext = IHookFunctions | IWebhookFunctions;
+export type InstantContext = IHookFunctions | IWebhookFunctions;
 
 const SECRET_LENGTH = 40;
 
-export function isManual(context: TriggerContext): boolean {
+export function isManual(context: InstantContext): boolean {
 	return context.getNodeParameter('registration', 'agents') === 'manual';
 }
 
 /** The secret of the registration on agents, created on first use and kept in the static data. */
-export function agentsSecret(context: TriggerContext): string {
+export function agentsSecret(context: InstantContext): string {
 	const staticData = context.getWorkflowStaticData('node');
 	if (typeof staticData.deliverySecret !== 'string' || !staticData.deliverySecret)
 		staticData.deliverySecret = randomString(SECRET_LENGTH);
@@ -34,7 +34,7 @@ export function registeredUrl(context: IHookFunctions): string {
 	return url.toString();
 }
 
-function manualSecret(context: TriggerContext): string {
+function manualSecret(context: InstantContext): string {
 	return String(context.getNodeParameter('urlSecret', '') ?? '').trim();
 }
 
