@@ -99,7 +99,7 @@ const properties: INodeProperties[] = [
 	},
 	...callFilterFields({
 		description:
-			'Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, a later call event's check for lost events emits it without them (within 2 more minutes), and its analysis_note says so.',
+			'Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the check for lost events on a later call event emits it without them (within 2 more minutes), and its analysis_note says so.',
 	}).map((field) => {
 		if (field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes')
 			return withFinished(field);
