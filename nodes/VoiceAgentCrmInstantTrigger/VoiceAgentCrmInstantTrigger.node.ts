@@ -11,9 +11,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
-import { itemsOfDelivery } from './callEvents';
+import { itemsOfDelivery, judgeOf } from './callEvents';
+import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
+import { markActive, markInactive, recoveredItems } from './recovery';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
+const onManual = { displayOptions: { show: { registration: ['manual'] } } };
 
 const properties: INodeProperties[] = [
 	{
@@ -58,39 +61,52 @@ const properties: INodeProperties[] = [
 	},
 	{
 		displayName:
-			"While this workflow is active, each chosen agent's Webhook URL is replaced by this node's URL, so a URL set there before stops receiving call events. Deactivating the workflow puts the previous URL back.",
+			'While this workflow is active, and while "Test this trigger" listens, each agent below gets this node\'s URL (the test URL during a test) as its Webhook URL, so a URL set there before stops receiving call events. Deactivating the workflow, or the end of the test, puts the previous URL back.',
 		name: 'agentsNotice',
 		type: 'notice',
 		default: '',
 		...onAgents,
 	},
 	{
-		displayName: 'Agent Names or IDs',
+		displayName: 'Agents to Listen To Names or IDs',
 		name: 'agentIds',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getAgents' },
 		default: [],
 		required: true,
 		description:
-			'The voice agents whose call events start this workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The voice agents whose calls start this workflow; calls of any other agent emit nothing. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 		...onAgents,
 	},
 	{
 		displayName:
-			'Copy the Production URL above into the Webhook URL of an agent (dashboard) or of a call (Place AI Call → Webhook URL). Every event is checked by reading the call, so a forged event emits nothing.',
+			'Copy the Production URL above into the Webhook URL of an agent (dashboard) or of a call (Place AI Call → Webhook URL). Its last part is the URL Secret: a delivery to any other URL is refused before the call is read.',
 		name: 'manualNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { registration: ['manual'] } },
+		...onManual,
+	},
+	{
+		displayName: 'URL Secret',
+		name: 'urlSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+		description:
+			'A long random string of letters and digits (from a password generator). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
+		...onManual,
 	},
 	...callFilterFields({
 		description:
-			"Whether to emit a finished call only once its analysis and transcript have arrived, some seconds after the call ends. Past Max Wait, the call's next event emits it without them, with an 'analysis_note'.",
-	}).map((field) =>
-		field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes'
-			? withFinished(field)
-			: field,
-	),
+			"Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the check for lost events on a later call event emits it without them (within 2 more minutes), with an 'analysis_note'.",
+	}).map((field) => {
+		if (field.name === 'waitForAnalysis' || field.name === 'analysisWaitMinutes')
+			return withFinished(field);
+		// with registration on agents, the agents above are the filter
+		if (field.name === 'agentId') return { ...field, ...onManual };
+		return field;
+	}),
 ];
 
 function withFinished(field: INodeProperties): INodeProperties {
@@ -120,7 +136,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
 		webhooks: [
-			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'call-events' },
+			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: WEBHOOK_PATH },
 		],
 		properties,
 	};
@@ -130,21 +146,29 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				markActive(this.getWorkflowStaticData('node'), Date.now());
 				if (!chosenAgents(this).length) return true;
-				return await agentsPointHere(this, this.getNodeWebhookUrl('default') ?? '');
+				return await agentsPointHere(this, registeredUrl(this));
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await pointAgentsHere(this, this.getNodeWebhookUrl('default') ?? '');
+				await pointAgentsHere(this, registeredUrl(this));
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return await restoreAgents(this, this.getNodeWebhookUrl('default') ?? '');
+				markInactive(this.getWorkflowStaticData('node'));
+				return await restoreAgents(this, registeredUrl(this));
 			},
 		},
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const items = await itemsOfDelivery(this);
+		if (!deliveryIsAuthentic(this)) {
+			const response = this.getResponseObject();
+			response.status(401).json({ message: 'This URL does not carry the secret of the trigger' });
+			return { noWebhookResponse: true };
+		}
+		const judge = judgeOf(this, Date.now());
+		const items = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
 		return items.length ? { workflowData: [items] } : {};
 	}
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../VoiceAgentCrm/transport/request';
+import type { InstantContext } from './deliverySecret';
 
 /**
  * Registration of the trigger's URL on the chosen agents' `webhook_url`.
@@ -8,11 +9,11 @@ import { apiRequest } from '../VoiceAgentCrm/transport/request';
  * Activation saves each agent's previous `webhook_url` in the node's static data (`registered`:
  * agent ID → previous URL or null) and sets the trigger's URL; deactivation puts the previous URL
  * back, but only on agents that still carry the trigger's URL: an agent somebody re-pointed in
- * the meantime keeps their choice.
+ * the meantime keeps their choice. The URL set carries the delivery secret (deliverySecret.ts).
  */
 type Registered = Record<string, string | null>;
 
-export function chosenAgents(context: IHookFunctions): string[] {
+export function chosenAgents(context: InstantContext): string[] {
 	if (context.getNodeParameter('registration', 'agents') !== 'agents') return [];
 	const ids = context.getNodeParameter('agentIds', []) as string[];
 	return [...new Set(ids.map((id) => String(id).trim()).filter(Boolean))];
@@ -41,6 +42,11 @@ async function setWebhookUrl(
 	});
 }
 
+/** Whether an agent's URL is this node's, whatever secret it carries. */
+function isThisNode(agentUrl: string | null, url: string): boolean {
+	return agentUrl?.split('?')[0] === url.split('?')[0];
+}
+
 /** Whether every chosen agent already points at this trigger, with its previous URL saved. */
 export async function agentsPointHere(context: IHookFunctions, url: string): Promise<boolean> {
 	const registered = registeredOf(context);
@@ -58,9 +64,10 @@ export async function pointAgentsHere(context: IHookFunctions, url: string): Pro
 	try {
 		for (const agentId of chosenAgents(context)) {
 			const previous = await webhookUrlOf(context, agentId);
-			// pointing here already (a re-activation): the URL saved the first time is the one to restore
-			if (previous !== url || !(agentId in registered))
-				registered[agentId] = previous === url ? null : previous;
+			// pointing here already (a re-activation, or a URL of this node with an older secret):
+			// the URL saved the first time is the one to restore
+			if (!isThisNode(previous, url)) registered[agentId] = previous;
+			else if (!(agentId in registered)) registered[agentId] = null;
 			if (previous !== url) {
 				await setWebhookUrl(context, agentId, url);
 				changedNow.push(agentId);
@@ -81,7 +88,7 @@ export async function restoreAgents(context: IHookFunctions, url: string): Promi
 	let restoredAll = true;
 	for (const [agentId, previous] of Object.entries(registered)) {
 		try {
-			if ((await webhookUrlOf(context, agentId)) === url)
+			if (isThisNode(await webhookUrlOf(context, agentId), url))
 				await setWebhookUrl(context, agentId, previous);
 			delete registered[agentId];
 		} catch {

@@ -1,7 +1,13 @@
 import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
 
-import { recordHasStarted, recordIsFinished } from '../VoiceAgentCrm/shared/callVocabulary';
+import {
+	analysisIsReady,
+	expectsAnalysis,
+	recordHasStarted,
+	recordIsFinished,
+} from '../VoiceAgentCrm/shared/callVocabulary';
 import { UUID_REGEX } from '../VoiceAgentCrm/shared/text';
+import { msOf } from '../VoiceAgentCrm/shared/timestamps';
 import { callSettings } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import {
 	callItem,
@@ -11,107 +17,147 @@ import {
 	verdictOf,
 	type CallSettings,
 } from '../VoiceAgentCrm/shared/callTrigger/record';
+import { chosenAgents } from './agentWebhooks';
+import { isManual } from './deliverySecret';
+import { claimsOf, emissionKey, type CallEvent, type Claims } from './claims';
 
 /**
- * What one webhook delivery emits. The body is never trusted: only its `call_id` is used, to read
- * the call; what the record shows decides. A forged or unknown ID reads nothing and emits nothing.
+ * What one webhook delivery emits. The delivery is authentic (deliverySecret.ts); its `call_id`
+ * is read, and the record decides what is true of the call.
  *
- * Each call is emitted once per event, however many deliveries name it and in whatever order
- * (the service posts call started, call ended, transcript ready, and may repeat them). Two
- * deliveries can run at the same time, each reading the call first; the claim is a check and a
- * set with no `await` between them, so exactly one of them emits. Claims live in this process
- * (`claims`) and in the node's static data (`emitted`, which n8n saves with the workflow after
- * the execution the claim started, so a repeat after a restart emits nothing either).
+ * Each call and event is emitted by one delivery kind that the service sends once per call:
+ * Call Started by `call_started`, Call Finished by `call_ended` (with Wait for Analysis by
+ * `transcript_ready`, or `call_ended` for a call nobody picked up). With a round robin in front of
+ * several webhook processes each delivery reaches one of them, so no process needs to know what
+ * another one emitted, and a restart between a call's events changes nothing.
+ *
+ * A delivery emits only while its event is recent (its horizon: 2 minutes after the event, Max
+ * Wait with Wait for Analysis); later, repeats and replays emit nothing, and only the recovery
+ * (recovery.ts) emits a call it finds not emitted. Within the horizon the claims (claims.ts) stop
+ * a repeat.
  */
-export type CallEvent = 'callStarted' | 'callFinished';
+export const DELIVERY_HORIZON_MS = 2 * 60_000;
 
-/** Claims kept per workflow node: the last 2 × MAX_CLAIMS emissions (about 60 bytes each in the static data, so under 120 KB). */
-export const MAX_CLAIMS = 1_000;
-
-const claims = new Map<string, Set<string>>();
-
-function claimKey(callId: string, event: CallEvent): string {
-	return `${event}:${callId}`;
+export interface Judge {
+	settings: CallSettings;
+	events: CallEvent[];
+	/** The agents chosen for registration; empty in the manual mode (the Agent filter applies). */
+	agents: string[];
+	claims: Claims;
+	now: number;
 }
 
-/** Claim the emission of `event` for a call; false when it is already claimed. */
-function claim(context: IWebhookFunctions, callId: string, event: CallEvent): boolean {
-	const workflow = context.getWorkflow();
-	const scope = `${workflow.id ?? ''}:${context.getNode().id}:${context.getMode()}`;
-	let inProcess = claims.get(scope);
-	if (!inProcess) claims.set(scope, (inProcess = new Set()));
-	const staticData = context.getWorkflowStaticData('node');
-	const emitted = (staticData.emitted ??= {}) as Record<string, number>;
-	const key = claimKey(callId, event);
-	if (inProcess.has(key) || key in emitted) return false;
-	inProcess.add(key);
-	emitted[key] = Date.now();
-	bound(inProcess, emitted);
-	return true;
+export function judgeOf(context: IWebhookFunctions, now: number): Judge {
+	const agents = chosenAgents(context);
+	return {
+		settings: callSettings(context, isManual(context)),
+		events: context.getNodeParameter('events', ['callFinished']) as CallEvent[],
+		agents,
+		claims: claimsOf(context),
+		now,
+	};
 }
 
-/** Forget the oldest claims past MAX_CLAIMS (a call's events come within hours, not thousands of calls later). */
-function bound(inProcess: Set<string>, emitted: Record<string, number>): void {
-	const keys = Object.keys(emitted);
-	for (const key of keys.slice(0, Math.max(0, keys.length - 2 * MAX_CLAIMS))) delete emitted[key];
-	while (inProcess.size > 2 * MAX_CLAIMS)
-		inProcess.delete(inProcess.values().next().value as string);
+/** When the event happened, by the record (its creation when the record lacks the time). */
+export function eventTime(call: IDataObject, event: CallEvent): number {
+	const at = event === 'callStarted' ? msOf(call.start_at) : msOf(call.finished_at);
+	return at || msOf(call.created_at);
 }
 
-function chosenEvents(context: IWebhookFunctions): CallEvent[] {
-	return context.getNodeParameter('events', ['callFinished']) as CallEvent[];
+/** How long after the event its own delivery may emit it. */
+export function horizonOf(event: CallEvent, settings: CallSettings): number {
+	return event === 'callFinished' && settings.waitForAnalysis
+		? Math.max(settings.analysisWaitMs, DELIVERY_HORIZON_MS)
+		: DELIVERY_HORIZON_MS;
 }
 
-function startedMatches(call: IDataObject, settings: CallSettings): boolean {
+/** The delivery kind that emits an event of this call. */
+function emittingDelivery(event: CallEvent, call: IDataObject, settings: CallSettings): string {
+	if (event === 'callStarted') return 'call_started';
+	return settings.waitForAnalysis && expectsAnalysis(call) ? 'transcript_ready' : 'call_ended';
+}
+
+/** Whether a delivery of this kind can emit the event (before the record says which kind does). */
+function mayEmit(event: CallEvent, kind: unknown, settings: CallSettings): boolean {
+	if (event === 'callStarted') return kind === 'call_started';
+	return kind === 'call_ended' || (settings.waitForAnalysis && kind === 'transcript_ready');
+}
+
+/** Whether the call is of a chosen agent and passes the filters, for this event. */
+export function callIsWanted(call: IDataObject, event: CallEvent, judge: Judge): boolean {
+	const { agents, settings } = judge;
+	if (agents.length && !agents.includes(String(call.agent_id))) return false;
+	if (settings.agentId && call.agent_id !== settings.agentId) return false;
 	// a call that has just started has no result yet: the Result filter applies to finished calls
-	return matchesFilters(call, { ...settings, results: [] });
+	return matchesFilters(call, event === 'callStarted' ? { ...settings, results: [] } : settings);
 }
 
-/** The items one delivery emits (none, one, or Call Started and Call Finished together for a late delivery). */
-export async function itemsOfDelivery(context: IWebhookFunctions): Promise<INodeExecutionData[]> {
+/** Whether the record shows the event, ready to emit (with Wait for Analysis: final, or past Max Wait). */
+export function recordShows(call: IDataObject, event: CallEvent, judge: Judge): boolean {
+	if (event === 'callStarted') return recordHasStarted(call);
+	return recordIsFinished(call) && verdictOf(call, judge.settings, judge.now) !== 'wait';
+}
+
+/** The items one authentic delivery emits: none, or its call's event. */
+export async function itemsOfDelivery(
+	context: IWebhookFunctions,
+	judge: Judge,
+): Promise<INodeExecutionData[]> {
 	const body = context.getBodyData();
 	const callId = typeof body.call_id === 'string' ? body.call_id.trim() : '';
 	if (!UUID_REGEX.test(callId)) return [];
-	const settings = callSettings(context);
-	const events = chosenEvents(context);
-	const call = await readCall(context, callId, settings);
+	// a repeat, or a kind that emits nothing chosen, costs no request
+	const open = judge.events.filter(
+		(event) => mayEmit(event, body.event, judge.settings) && !judge.claims.has(callId, event),
+	);
+	if (!open.length) return [];
+	const call = await readCall(context, callId, judge.settings);
 	if (!call || String(call.id) !== callId) return [];
-	if (settings.agentId && call.agent_id !== settings.agentId) return [];
-
 	const items: INodeExecutionData[] = [];
-	if (
-		events.includes('callStarted') &&
-		recordHasStarted(call) &&
-		startedMatches(call, settings) &&
-		claim(context, callId, 'callStarted')
-	) {
-		items.push(
-			withEvent(
-				await callItem(context, call, { ...settings, recordingProperty: undefined }),
-				'callStarted',
-			),
-		);
-	}
-	if (events.includes('callFinished') && recordIsFinished(call) && matchesFilters(call, settings)) {
-		const verdict = verdictOf(call, settings, Date.now());
-		// not ready: a later delivery (transcript ready) finds the analysis and emits it
-		if (verdict !== 'wait' && claim(context, callId, 'callFinished')) {
-			items.push(
-				withEvent(
-					await callItem(
-						context,
-						call,
-						settings,
-						verdict === 'late' ? lateNote(settings) : undefined,
-					),
-					'callFinished',
-				),
-			);
-		}
+	for (const event of open) {
+		if (
+			body.event === emittingDelivery(event, call, judge.settings) &&
+			callIsWanted(call, event, judge) &&
+			recordShows(call, event, judge) &&
+			judge.now - eventTime(call, event) < horizonOf(event, judge.settings) &&
+			judge.claims.claim(callId, event, judge.now)
+		)
+			items.push(await eventItem(context, call, event, judge));
 	}
 	return items;
 }
 
-function withEvent(item: INodeExecutionData, event: CallEvent): INodeExecutionData {
-	return { ...item, json: { event, ...item.json } };
+/** The item of a call's event: the call's item, with the event and the key that names this emission. */
+export async function eventItem(
+	context: IWebhookFunctions,
+	call: IDataObject,
+	event: CallEvent,
+	judge: Judge,
+): Promise<INodeExecutionData> {
+	const { settings } = judge;
+	const verdict = event === 'callFinished' ? verdictOf(call, settings, judge.now) : 'ready';
+	const item = await callItem(
+		context,
+		call,
+		event === 'callStarted' ? { ...settings, recordingProperty: undefined } : settings,
+		verdict === 'late' ? lateNote(settings) : undefined,
+	);
+	const json: IDataObject = {
+		call_id: item.json.call_id,
+		event,
+		emission_key: emissionKey(String(call.id), event),
+		...item.json,
+	};
+	if (event === 'callFinished' && !settings.waitForAnalysis && analysisStillToCome(call, settings))
+		json.analysis_note = LATER_FIELDS_NOTE;
+	return { ...item, json };
 }
+
+function analysisStillToCome(call: IDataObject, settings: CallSettings): boolean {
+	return (
+		expectsAnalysis(call) && !analysisIsReady(call, settings.transcript.includeTranscript !== false)
+	);
+}
+
+const LATER_FIELDS_NOTE =
+	'call_analysis, chat_history and call_record (the recording) arrive some seconds after the call ends and are empty here. Turn on Wait for Analysis to emit the call with them, or read it later (Call → Get).';

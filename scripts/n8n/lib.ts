@@ -508,3 +508,41 @@ export async function setUpOwner(n8n: N8nInstance): Promise<Owner> {
 	log('n8n: owner set up through POST /rest/owner/setup and signed in');
 	return owner;
 }
+
+/** The durations of a suite's stages, in seconds, and the runner that records them. */
+export function stageTimer() {
+	const timings: Record<string, number> = {};
+	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
+		const start = Date.now();
+		try {
+			return await work();
+		} finally {
+			timings[name] = Math.round((Date.now() - start) / 100) / 10;
+		}
+	};
+	const summary = () =>
+		`durations (s): ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${v}`)
+			.join(', ')}`;
+	return { timed, summary };
+}
+
+/** The pinned n8n installed into the cache folder, or reused (install.sh); its folder. */
+export async function installN8n(): Promise<string> {
+	const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
+		echo: true,
+		timeoutMs: 25 * 60_000,
+	});
+	return result.stdout.trim().split('\n').pop()!;
+}
+
+/** The package built (unless TEST_N8N_SKIP_BUILD=1) and packed into `workDir`; the tarball's path. */
+export async function buildAndPack(workDir: string, logDir: string): Promise<string> {
+	if (process.env.TEST_N8N_SKIP_BUILD !== '1')
+		await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
+	const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
+		logFile: path.join(logDir, 'pack.log'),
+	});
+	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+	return path.join(workDir, filename);
+}

@@ -12,27 +12,31 @@
  * 3. 10 event syncs of 1,000 rows at once: 10,000 events stored, none twice, no item failed.
  * 4. Worker-freeing waits resume with their calls' records after both workers restarted.
  *
+ * 5. The Instant Trigger with two webhook processes behind a round robin (queueInstant.ts).
+ *
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
- * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 import { planCalls, startSimulator, storedEvents, type Simulator } from '../../simulator';
 import {
+	buildAndPack,
 	check,
 	CheckFailure,
 	checks,
 	freePort,
 	freshDir,
 	installCommunityPackage,
+	installN8n,
 	installPaths,
 	keepSecret,
 	log,
 	redact,
 	ROOT,
-	runOk,
 	setUpOwner,
+	stageTimer,
 	sleep,
 	writeJson,
 	type Owner,
@@ -40,12 +44,20 @@ import {
 import {
 	ensureServices,
 	N8nProcess,
+	onStop,
 	QueueN8n,
 	startPostgres,
 	startRedis,
 	stopAll,
 } from './queueCluster';
 import {
+	INSTANT_WORKFLOW_ID,
+	instantTriggerInQueueMode,
+	instantWorkflow,
+	RoundRobin,
+} from './queueInstant';
+import {
+	AGENT_ID,
 	eventsWorkflow,
 	PLACE_NODE,
 	placeWorkflow,
@@ -75,45 +87,30 @@ const WAITS_ACROSS_RESTART = 4;
 interface Cluster {
 	n8n: QueueN8n;
 	main: N8nProcess;
+	/** The first webhook process; `webhooks` has both, behind `roundRobin`. */
 	webhook: N8nProcess;
+	webhooks: N8nProcess[];
+	roundRobin: RoundRobin;
+	instantAgentId: string;
 	workers: N8nProcess[];
 	owner: Owner;
 }
+
+/** The rest of the run skipped (TEST_N8N_QUEUE_ONLY_INSTANT=1). */
+class Skipped extends Error {}
 
 async function main(): Promise<void> {
 	const t0 = Date.now();
 	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n-queue'));
 	const logDir = freshDir(path.join(workDir, 'logs'));
-	const timings: Record<string, number> = {};
-	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-		const start = Date.now();
-		try {
-			return await work();
-		} finally {
-			timings[name] = Math.round((Date.now() - start) / 100) / 10;
-		}
-	};
+	const { timed, summary } = stageTimer();
 
 	let failed: unknown;
 	let sim: Simulator | undefined;
 	try {
-		const cacheDir = await timed('install n8n', async () => {
-			const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
-				echo: true,
-				timeoutMs: 25 * 60_000,
-			});
-			return result.stdout.trim().split('\n').pop()!;
-		});
+		const cacheDir = await timed('install n8n', installN8n);
 		await timed('services', ensureServices);
-		const tarball = await timed('build and pack', async () => {
-			if (process.env.TEST_N8N_SKIP_BUILD !== '1')
-				await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-			const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
-				logFile: path.join(logDir, 'pack.log'),
-			});
-			const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-			return path.join(workDir, filename);
-		});
+		const tarball = await timed('build and pack', () => buildAndPack(workDir, logDir));
 
 		// the webhook process loads a waiting execution from Postgres before it reads the event: on a
 		// loaded machine that took longer than the simulator's default 5 s, and the event was lost
@@ -131,6 +128,13 @@ async function main(): Promise<void> {
 		);
 		const callsBefore = new Set(sim.org.calls.keys());
 
+		if (process.env.TEST_N8N_QUEUE_ONLY_INSTANT === '1') {
+			log('only the Instant Trigger (TEST_N8N_QUEUE_ONLY_INSTANT=1)');
+			await timed('instant trigger, two webhook processes', () =>
+				instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
+			);
+			throw new Skipped();
+		}
 		const checkRateLimited = await timed('40 place-and-wait', () => placeAndWait(cluster, sim!));
 		await timed('restart main', async () => {
 			await cluster.main.restart();
@@ -146,20 +150,19 @@ async function main(): Promise<void> {
 			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
 		);
 		await timed('late events', async () => reportLateEvents(cluster));
+		await timed('instant trigger, two webhook processes', () =>
+			instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
+		);
 		checkRateLimited();
 	} catch (error) {
-		failed = error;
+		if (!(error instanceof Skipped)) failed = error;
 	} finally {
 		await stopAll();
 		await sim?.stop();
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(
-		`durations (s): ${Object.entries(timings)
-			.map(([k, v]) => `${k} ${v}`)
-			.join(', ')}`,
-	);
+	log(summary());
 	log(`logs: ${logDir}`);
 	if (failed) {
 		const message = failed instanceof Error ? failed.message : String(failed);
@@ -184,8 +187,12 @@ async function startCluster(
 	sim: Simulator,
 ): Promise<Cluster> {
 	const redisPort = await startRedis(workDir);
+	const webhookPorts = [await freePort(), await freePort()];
+	const roundRobin = new RoundRobin(() => webhookPorts);
+	await roundRobin.start();
+	onStop('round robin', () => roundRobin.stop());
+	const instantAgentId = [...sim.org.agents.keys()].find((id) => id !== AGENT_ID)!;
 	const database = await startPostgres(logDir);
-	const webhookProcessPort = await freePort();
 	const n8n = new QueueN8n(
 		installPaths(cacheDir),
 		freshDir(path.join(workDir, 'user')),
@@ -194,7 +201,8 @@ async function startCluster(
 	);
 	n8n.redisPort = redisPort;
 	n8n.database = database;
-	n8n.webhookBaseUrl = `http://127.0.0.1:${webhookProcessPort}/`;
+	// call webhooks and resume URLs reach the webhook processes through the round robin
+	n8n.webhookBaseUrl = `${roundRobin.url}/`;
 	await installCommunityPackage(n8n, tarball);
 
 	const credentialsFile = path.join(workDir, 'credentials.json');
@@ -212,24 +220,31 @@ async function startCluster(
 		placeWorkflow('freeing'),
 		eventsWorkflow(ROWS),
 		triggerWorkflow(),
+		instantWorkflow(instantAgentId),
 	];
 	const workflowsFile = path.join(workDir, 'workflows.json');
 	writeJson(workflowsFile, workflows);
 	await n8n.cliOk(['import:workflow', `--input=${workflowsFile}`]);
-	for (const id of Object.values(WORKFLOW_IDS)) await n8n.cliOk(['publish:workflow', `--id=${id}`]);
+	for (const id of [...Object.values(WORKFLOW_IDS), INSTANT_WORKFLOW_ID])
+		await n8n.cliOk(['publish:workflow', `--id=${id}`]);
 	log(`n8n: credential and ${workflows.length} workflows imported into Postgres and published`);
 
 	const main = await N8nProcess.create(n8n, 'main', 'main', n8n.port);
-	const webhook = await N8nProcess.create(n8n, 'webhook', 'webhook', webhookProcessPort);
+	const webhooks = [
+		await N8nProcess.create(n8n, 'webhook-1', 'webhook', webhookPorts[0]),
+		await N8nProcess.create(n8n, 'webhook-2', 'webhook', webhookPorts[1]),
+	];
 	const workers = [
 		await N8nProcess.create(n8n, 'worker-1', 'worker'),
 		await N8nProcess.create(n8n, 'worker-2', 'worker'),
 	];
 	await main.start();
-	await Promise.all([webhook.start(), ...workers.map((w) => w.start())]);
-	log(`n8n: main ${main.url}, webhook ${webhook.url}, 2 workers of concurrency 5: ready`);
+	await Promise.all([...webhooks, ...workers].map((p) => p.start()));
+	log(
+		`n8n: main ${main.url}, webhooks ${webhooks.map((w) => w.url).join(' and ')} behind ${roundRobin.url}, 2 workers of concurrency 5: ready`,
+	);
 	const owner = await setUpOwner(n8n);
-	return { n8n, main, webhook, workers, owner };
+	return { n8n, main, webhook: webhooks[0], webhooks, roundRobin, instantAgentId, workers, owner };
 }
 
 /** Start executions through the webhook process, as production traffic would. */

@@ -25,6 +25,11 @@ import { freePort, log, N8nInstance, redact, runOk, sleep, tail, type N8nInstall
 
 const stops: Array<{ what: string; stop: () => Promise<void> }> = [];
 
+/** Register something to stop at the end of the run. */
+export function onStop(what: string, stop: () => Promise<void>): void {
+	stops.push({ what, stop });
+}
+
 export async function stopAll(): Promise<void> {
 	while (stops.length) {
 		const { what, stop } = stops.pop()!;

@@ -15,6 +15,7 @@
  *    nodes panel, its form, the credential test.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
+ * TEST_N8N_SKIP_EXAMPLES=1,
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
@@ -27,12 +28,14 @@ import { ensureChromium, runBrowserTest } from './browser';
 import { runEventFileTest } from './eventFile';
 import { runExamples } from './examples';
 import {
+	buildAndPack,
 	byHandInstallScript,
 	check,
 	CheckFailure,
 	checks,
 	freePort,
 	freshDir,
+	installN8n,
 	installPaths,
 	keepSecret,
 	log,
@@ -43,11 +46,16 @@ import {
 	ROOT,
 	runOk,
 	setUpOwner,
+	stageTimer,
 	writeJson,
 } from './lib';
 import { disallowedRequires, externalModules } from './runtimeRequires';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared';
-import { prepareInstantTriggerWorkflow, runInstantTriggerTest } from './instantTrigger';
+import {
+	prepareInstantTriggerWorkflow,
+	runInstantTriggerAcrossRestart,
+	runInstantTriggerTest,
+} from './instantTrigger';
 import { prepareTriggerWorkflow, runTriggerTest } from './trigger';
 
 // browser.ts reads the owner's type from here
@@ -58,39 +66,16 @@ async function main(): Promise<void> {
 	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n'));
 	const logDir = freshDir(path.join(workDir, 'logs'));
 	const screenshotDir = freshDir(path.join(workDir, 'screenshots'));
-	const timings: Record<string, number> = {};
-	const timed = async <T>(name: string, work: () => Promise<T>): Promise<T> => {
-		const start = Date.now();
-		try {
-			return await work();
-		} finally {
-			timings[name] = Math.round((Date.now() - start) / 100) / 10;
-		}
-	};
+	const { timed, summary } = stageTimer();
 
 	// 1. n8n itself
-	const cacheDir = await timed('install n8n', async () => {
-		log('n8n: installing or reusing the cached installation');
-		const result = await runOk('bash', [path.join(__dirname, 'install.sh')], {
-			echo: true,
-			timeoutMs: 25 * 60_000,
-		});
-		return result.stdout.trim().split('\n').pop()!;
-	});
+	const cacheDir = await timed('install n8n', installN8n);
 	const install = installPaths(cacheDir);
 	if (process.env.TEST_N8N_SKIP_BROWSER !== '1') await timed('chromium', ensureChromium);
 	log(`n8n: ${cacheDir}`);
 
 	// 2. The package as users get it
-	const tarball = await timed('build and pack', async () => {
-		if (process.env.TEST_N8N_SKIP_BUILD !== '1')
-			await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
-		const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
-			logFile: path.join(logDir, 'pack.log'),
-		});
-		const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-		return path.join(workDir, filename);
-	});
+	const tarball = await timed('build and pack', () => buildAndPack(workDir, logDir));
 	log(`package: ${path.basename(tarball)}`);
 
 	// outside the checkout, so that nothing resolves through the project's own node_modules
@@ -129,7 +114,10 @@ async function main(): Promise<void> {
 			.filter((f) => f.endsWith('.json'))
 			.sort();
 		await timed('event file', () => runEventFileTest(n8n, sim, workDir, examples));
-		const { live } = await timed('examples', () => runExamples(n8n, sim, examples, workDir));
+		const { live } =
+			process.env.TEST_N8N_SKIP_EXAMPLES === '1'
+				? { live: [] }
+				: await timed('examples', () => runExamples(n8n, sim, examples, workDir));
 
 		const triggerTest = process.env.TEST_N8N_SKIP_TRIGGER !== '1';
 		if (!triggerTest)
@@ -173,6 +161,10 @@ async function main(): Promise<void> {
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
 		if (rejected) throw rejected.reason;
+		if (triggerTest)
+			await timed('instant trigger across a restart', () =>
+				runInstantTriggerAcrossRestart(n8n, sim, owner),
+			);
 	} catch (error) {
 		failed = error;
 	} finally {
@@ -181,11 +173,7 @@ async function main(): Promise<void> {
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
-	log(
-		`durations (s): ${Object.entries(timings)
-			.map(([k, v]) => `${k} ${v}`)
-			.join(', ')}`,
-	);
+	log(summary());
 	log(`logs: ${logDir}`);
 	log(`screenshots: ${screenshotDir}`);
 	if (failed) log(`n8n user folder kept: ${userFolder}`);

@@ -1,10 +1,6 @@
-import { HookContext, WebhookContext } from 'n8n-core';
-import type { IDataObject, INode, INodeParameters, IWebhookData } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { additionalDataFor, CREDENTIAL_REF } from '../../harness/engine';
-import { INSTANT_TRIGGER_NODE, TestNodeTypes } from '../../harness/nodeTypes';
-import { assertNoSecret, registerSecret } from '../../harness/secrets';
+import { registerSecret } from '../../harness/secrets';
 import {
 	driveCallToEnd,
 	insertCall,
@@ -12,11 +8,13 @@ import {
 	startSimulator,
 	type Simulator,
 } from '../../simulator';
+import { instantWorkflow } from './instantHarness';
 
 /**
  * The Instant Trigger through n8n-core's HookContext (activation, deactivation) and WebhookContext
- * (one context per delivery, as n8n builds them), against the simulator. The real-n8n proof of
- * the same (latency, executions, REST deactivation) is in scripts/n8n/instantTrigger.ts.
+ * (one per delivery, the static data loaded and saved as n8n does), against the simulator. The
+ * real-n8n proof (latency, executions, restarts, queue mode) is in scripts/n8n/instantTrigger.ts
+ * and scripts/n8n/queueInstant.ts; several processes and the recovery in instant.recovery.test.ts.
  */
 describe('Voice Agent CRM Instant Trigger', () => {
 	let sim: Simulator;
@@ -26,139 +24,207 @@ describe('Voice Agent CRM Instant Trigger', () => {
 	});
 	afterAll(() => sim.stop());
 
-	function instantTrigger(parameters: INodeParameters) {
-		const nodeTypes = new TestNodeTypes();
-		const nodeType = nodeTypes.getByNameAndVersion(INSTANT_TRIGGER_NODE);
-		const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
-		const node: INode = {
-			id: 'instant-1',
-			name: 'Instant',
-			type: INSTANT_TRIGGER_NODE,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters,
-			credentials: CREDENTIAL_REF,
-			webhookId: 'hook-1',
-		};
-		const workflow = new Workflow({
-			id: `wf-${Math.random()}`,
-			name: 'instant',
-			nodes: [node],
-			connections: {},
-			active: true,
-			nodeTypes,
-			staticData: {},
-		});
-		const additionalData = additionalDataFor(credentials);
-		const webhookData: IWebhookData = {
-			httpMethod: 'POST',
-			node: node.name,
-			path: 'hook-1/call-events',
-			webhookDescription: nodeType.description.webhooks![0],
-			workflowId: workflow.id,
-			workflowExecuteAdditionalData: additionalData,
-			webhookId: 'hook-1',
-		};
-		const hook = () =>
-			new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData);
-		const methods = nodeType.webhookMethods!.default!;
-		return {
-			url: () => hook().getNodeWebhookUrl('default')!,
-			activate: async () => {
-				if (!(await methods.checkExists.call(hook()))) await methods.create.call(hook());
-			},
-			deactivate: () => methods.delete.call(hook()),
-			staticData: () => workflow.getStaticData('node', node),
-			async deliver(body: IDataObject) {
-				const data = {
-					...additionalData,
-					httpRequest: { body, headers: {}, query: {}, params: {} },
-				} as never;
-				const context = new WebhookContext(workflow, node, data, 'trigger', webhookData, [], null);
-				const result = await nodeType.webhook!.call(context);
-				assertNoSecret('The webhook answer', result);
-				return result.workflowData?.[0] ?? [];
-			},
-		};
-	}
-
 	const agents = () => [...sim.org.agents.values()];
 	const ended = (callId: string) => ({ event: 'call_ended', call_id: callId, finished: true });
+	const MANUAL = { registration: 'manual', urlSecret: 'k3Yp9vQm2Lx7Rt4Wz8Nb' };
+	/** A manual-mode trigger, its one process, deliveries reaching it as n8n routes them. */
+	function manualTrigger(parameters: IDataObject = {}) {
+		const process = instantWorkflow(sim, {
+			events: ['callFinished'],
+			...MANUAL,
+			...parameters,
+		}).n8nProcess();
+		return { ...process, deliver: (body: IDataObject) => process.deliver(body, {}) };
+	}
+	const itemsOf = async (delivery: Promise<{ items: Array<{ json: IDataObject }> }>) =>
+		(await delivery).items.map((i) => i.json);
 
-	it("activation points the chosen agents at the trigger; deactivation puts each agent's previous URL back", async () => {
+	it("activation points the chosen agents at the trigger's URL with its secret; deactivation puts each agent's previous URL back", async () => {
 		const [a, b] = agents();
 		a.webhook_url = 'https://crm.example.test/previous';
 		b.webhook_url = null;
-		const trigger = instantTrigger({
+		const workflow = instantWorkflow(sim, {
 			events: ['callFinished'],
 			registration: 'agents',
 			agentIds: [a.id, b.id],
 		});
-		await trigger.activate();
-		expect([a.webhook_url, b.webhook_url]).toEqual([trigger.url(), trigger.url()]);
+		const process = workflow.n8nProcess();
+		await process.activate();
+		const secret = workflow.secret();
+		expect(secret).toMatch(/^[A-Za-z0-9]{40}$/);
+		const registered = `${process.url()}?secret=${secret}`;
+		expect([a.webhook_url, b.webhook_url]).toEqual([registered, registered]);
 		const patches = sim.requestsTo('PATCH').length;
-		await trigger.activate(); // already pointing here: nothing changes
+		await workflow.n8nProcess().activate(); // a restart: already pointing here, nothing changes
 		expect(sim.requestsTo('PATCH')).toHaveLength(patches);
-		await trigger.deactivate();
+		await process.deactivate();
 		expect([a.webhook_url, b.webhook_url]).toEqual(['https://crm.example.test/previous', null]);
+		await process.activate(); // the secret survives deactivation and activation
+		expect(workflow.secret()).toBe(secret);
+		expect(a.webhook_url).toBe(registered);
+		await process.deactivate();
+	});
+
+	it('an agent still on an older URL of this trigger (no secret) is moved to the new one, and its previous URL is kept', async () => {
+		const [a] = agents();
+		const workflow = instantWorkflow(sim, {
+			events: ['callFinished'],
+			registration: 'agents',
+			agentIds: [a.id],
+		});
+		const process = workflow.n8nProcess();
+		a.webhook_url = process.url();
+		await process.activate();
+		expect(a.webhook_url).toBe(`${process.url()}?secret=${workflow.secret()}`);
+		await process.deactivate();
+		expect(a.webhook_url).toBeNull();
 	});
 
 	it('leaves an agent alone on deactivation when somebody re-pointed it meanwhile', async () => {
 		const [a] = agents();
 		a.webhook_url = null;
-		const trigger = instantTrigger({
+		const process = instantWorkflow(sim, {
+			events: ['callFinished'],
+			registration: 'agents',
+			agentIds: [a.id],
+		}).n8nProcess();
+		await process.activate();
+		a.webhook_url = 'https://crm.example.test/chosen-later';
+		await process.deactivate();
+		expect(a.webhook_url).toBe('https://crm.example.test/chosen-later');
+	});
+
+	it('a flood of forged deliveries is answered 401 before any request: the API budget is untouched', async () => {
+		const [a] = agents();
+		const workflow = instantWorkflow(sim, {
 			events: ['callFinished'],
 			registration: 'agents',
 			agentIds: [a.id],
 		});
-		await trigger.activate();
-		a.webhook_url = 'https://crm.example.test/chosen-later';
-		await trigger.deactivate();
-		expect(a.webhook_url).toBe('https://crm.example.test/chosen-later');
+		const process = workflow.n8nProcess();
+		await process.activate();
+		const call = insertCall(sim, { phase: 'ended', agent_id: a.id });
+		const before = sim.requestsTo().length;
+		const secret = workflow.secret();
+		const forged = [
+			{},
+			{ secret: '' },
+			{ secret: 'guessed' },
+			{ secret: secret.slice(0, -1) },
+			{ secret: `${secret}x` },
+			{ secret: secret.toUpperCase() === secret ? secret.toLowerCase() : secret.toUpperCase() },
+		];
+		const answers = await Promise.all(
+			Array.from({ length: 120 }, (_, n) =>
+				process.deliver(ended(call.id), forged[n % forged.length]),
+			),
+		);
+		expect(answers.map((a) => a.status)).toEqual(Array(120).fill(401));
+		expect(answers.flatMap((a) => a.items)).toEqual([]);
+		expect(sim.requestsTo().length - before).toBe(0);
+		// the real URL still works: the call's read, and the first delivery's sweep for lost ones
+		expect(await itemsOf(process.deliver(ended(call.id)))).toEqual([
+			expect.objectContaining({ call_id: call.id, event: 'callFinished' }),
+		]);
+		expect(
+			sim
+				.requestsTo()
+				.slice(before)
+				.map((r) => `${r.method} ${r.path}`),
+		).toEqual([`GET /v1/calls/${call.id}`, 'GET /v1/calls']);
+		await process.deactivate();
+	});
+
+	it('manual mode: the URL Secret is the last part of the URL to copy; without one every delivery is refused', async () => {
+		const trigger = manualTrigger();
+		expect(trigger.url()).toMatch(/\/webhook\/hook-1\/call-events\/k3Yp9vQm2Lx7Rt4Wz8Nb$/);
+		const unset = manualTrigger({ urlSecret: '' });
+		expect(unset.url()).toMatch(/\/webhook\/hook-1\/call-events$/);
+		const call = insertCall(sim, { phase: 'ended' });
+		const before = sim.requestsTo().length;
+		expect((await unset.deliver(ended(call.id))).status).toBe(401);
+		expect(sim.requestsTo().length).toBe(before);
+	});
+
+	it('a call of an agent not chosen emits nothing, whatever the filters', async () => {
+		const [a, b] = agents();
+		const workflow = instantWorkflow(sim, {
+			events: ['callStarted', 'callFinished'],
+			registration: 'agents',
+			agentIds: [a.id],
+			// hidden with registration on agents; an old workflow may still carry it
+			agentId: { __rl: true, mode: 'id', value: b.id },
+		});
+		const process = workflow.n8nProcess();
+		await process.activate();
+		const ofB = insertCall(sim, { phase: 'ended', agent_id: b.id });
+		expect(await itemsOf(process.deliver({ event: 'call_started', call_id: ofB.id }))).toEqual([]);
+		expect(await itemsOf(process.deliver(ended(ofB.id)))).toEqual([]);
+		const ofA = insertCall(sim, { phase: 'ended', agent_id: a.id });
+		expect((await itemsOf(process.deliver(ended(ofA.id)))).map((j) => j.call_id)).toEqual([ofA.id]);
+		await process.deactivate();
 	});
 
 	it('emits a finished call once, however often and in whatever order its events come, two at once included', async () => {
-		const trigger = instantTrigger({ events: ['callFinished'], registration: 'manual' });
+		const trigger = manualTrigger();
 		const call = insertCall(sim, { phase: 'ended' });
-		const first = await trigger.deliver(ended(call.id));
-		expect(first.map((i) => i.json)).toEqual([
-			expect.objectContaining({ id: call.id, event: 'callFinished', call_status: 'completed' }),
+		expect(await itemsOf(trigger.deliver(ended(call.id)))).toEqual([
+			expect.objectContaining({
+				call_id: call.id,
+				event: 'callFinished',
+				emission_key: `callFinished:${call.id}`,
+				call_status: 'completed',
+			}),
 		]);
-		expect(await trigger.deliver(ended(call.id))).toEqual([]);
-		expect(await trigger.deliver({ event: 'transcript_ready', call_id: call.id })).toEqual([]);
+		expect(await itemsOf(trigger.deliver(ended(call.id)))).toEqual([]);
+		expect(await itemsOf(trigger.deliver({ event: 'transcript_ready', call_id: call.id }))).toEqual(
+			[],
+		);
 		const other = insertCall(sim, { phase: 'ended' });
 		const together = await Promise.all([
 			trigger.deliver(ended(other.id)),
+			trigger.deliver(ended(other.id)),
 			trigger.deliver({ event: 'transcript_ready', call_id: other.id }),
 		]);
-		expect(together.flat()).toHaveLength(1);
-		expect(Object.keys(trigger.staticData().emitted as IDataObject)).toEqual([
-			`callFinished:${call.id}`,
-			`callFinished:${other.id}`,
-		]);
+		expect(together.flatMap((d) => d.items)).toHaveLength(1);
 	});
 
-	it('never trusts the body: a forged, unknown or missing call ID, or a live call said to have ended, emits nothing', async () => {
-		const trigger = instantTrigger({ events: ['callFinished'], registration: 'manual' });
+	it('never trusts the body: an unknown or missing call ID, or a live call said to have ended, emits nothing', async () => {
+		const trigger = manualTrigger();
 		const live = insertCall(sim, { phase: 'in_progress' });
-		expect(await trigger.deliver(ended('00000000-0000-4000-8000-000000000000'))).toEqual([]);
-		expect(await trigger.deliver(ended('not-a-call'))).toEqual([]);
-		expect(await trigger.deliver({ event: 'call_ended' })).toEqual([]);
-		expect(await trigger.deliver({ ...ended(live.id), call_status: 'ended' })).toEqual([]);
+		expect(await itemsOf(trigger.deliver(ended('00000000-0000-4000-8000-000000000000')))).toEqual(
+			[],
+		);
+		expect(await itemsOf(trigger.deliver(ended('not-a-call')))).toEqual([]);
+		expect(await itemsOf(trigger.deliver({ event: 'call_ended' }))).toEqual([]);
+		expect(await itemsOf(trigger.deliver({ ...ended(live.id), call_status: 'ended' }))).toEqual([]);
 		const otherOrg = insertCall(sim, { phase: 'ended' }, sim.otherOrg);
-		expect(await trigger.deliver(ended(otherOrg.id))).toEqual([]);
+		expect(await itemsOf(trigger.deliver(ended(otherOrg.id)))).toEqual([]);
 	});
 
-	it('Call Started and Call Finished of a real call, with Wait for Analysis: emitted on the events that make them true', async () => {
+	it('without Wait for Analysis, a call emitted before its analysis says which fields come later', async () => {
+		const trigger = manualTrigger();
+		const call = insertCall(sim, { phase: 'ended', call_analysis: null, chat_history: null });
+		const [item] = await itemsOf(trigger.deliver(ended(call.id)));
+		expect(item.analysis_note).toMatch(
+			/^call_analysis, chat_history and call_record .* Wait for Analysis/,
+		);
+		const analysed = insertCall(sim, { phase: 'ended' });
+		const [complete] = await itemsOf(trigger.deliver(ended(analysed.id)));
+		expect(complete).not.toHaveProperty('analysis_note');
+	});
+
+	it('Call Started and Call Finished of a real call, with Wait for Analysis: each emitted by the event that makes it true', async () => {
 		const [agent] = agents();
-		const trigger = instantTrigger({
+		const workflow = instantWorkflow(sim, {
 			events: ['callStarted', 'callFinished'],
 			registration: 'agents',
 			agentIds: [agent.id],
 			waitForAnalysis: true,
 			downloadRecording: true,
 		});
-		await trigger.activate();
+		const process = workflow.n8nProcess();
+		await process.activate();
 		planCalls(sim).next({ result: 'answered' });
 		const placed = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
 			method: 'POST',
@@ -172,37 +238,50 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		});
 		const callId = ((await placed.json()) as { data: { call_id: string } }).data.call_id;
 		await driveCallToEnd(sim, callId);
-		// the simulator posted its events to the trigger's URL; replay them in order, as n8n would receive them
-		const events = sim.webhooks
-			.filter((w) => w.payload.call_id === callId && w.url === trigger.url())
-			.map((w) => w.payload);
-		expect(events.map((e) => e.event)).toEqual(['call_started', 'call_ended', 'transcript_ready']);
-		const emitted = [];
-		for (const event of events) emitted.push(...(await trigger.deliver(event as IDataObject)));
-		// read after the call ended: started and finished both show in the record by then, the analysis too
-		expect(emitted.map((i) => i.json.event)).toEqual(['callStarted', 'callFinished']);
-		const finished = emitted[1];
-		expect(finished.json).toMatchObject({ id: callId, analysis_ready: true });
-		expect(finished.binary?.recording).toMatchObject({
+		// the simulator posted its events to the URL set on the agent; they reach the node in order
+		const posted = sim.webhooks.filter((w) => w.payload.call_id === callId);
+		expect(new Set(posted.map((w) => w.url))).toEqual(new Set([agent.webhook_url]));
+		expect(posted.map((w) => w.payload.event)).toEqual([
+			'call_started',
+			'call_ended',
+			'transcript_ready',
+		]);
+		const emitted: IDataObject[] = [];
+		for (const { payload } of posted) {
+			const delivery = await process.deliver(payload as IDataObject);
+			emitted.push(
+				...delivery.items.map((i) => ({
+					...i.json,
+					by: String(payload.event),
+					binary: i.binary as IDataObject,
+				})),
+			);
+		}
+		expect(emitted.map((j) => [j.event, j.by])).toEqual([
+			['callStarted', 'call_started'],
+			['callFinished', 'transcript_ready'],
+		]);
+		expect(emitted[1]).toMatchObject({ call_id: callId, analysis_ready: true });
+		expect((emitted[1].binary as IDataObject).recording).toMatchObject({
 			mimeType: 'audio/wav',
 			fileName: `call-${callId}.wav`,
 		});
-		await trigger.deactivate();
+		await process.deactivate();
 	});
 
 	it('with Wait for Analysis, a call-ended event before the analysis emits nothing; the transcript-ready event emits the call', async () => {
-		const trigger = instantTrigger({
-			events: ['callFinished'],
-			registration: 'manual',
-			waitForAnalysis: true,
-		});
+		const trigger = manualTrigger({ waitForAnalysis: true });
 		const call = insertCall(sim, { phase: 'ended', call_analysis: null, chat_history: null });
-		expect(await trigger.deliver(ended(call.id))).toEqual([]);
+		expect(await itemsOf(trigger.deliver(ended(call.id)))).toEqual([]);
 		call.call_analysis = { summary: 'Spoke', sentiment: 'positive' };
 		call.chat_history = [{ role: 'agent', content: 'Hello' }] as never;
-		const items = await trigger.deliver({ event: 'transcript_ready', call_id: call.id });
-		expect(items.map((i) => i.json)).toEqual([
-			expect.objectContaining({ id: call.id, analysis_ready: true }),
+		expect(await itemsOf(trigger.deliver({ event: 'transcript_ready', call_id: call.id }))).toEqual(
+			[expect.objectContaining({ call_id: call.id, analysis_ready: true })],
+		);
+		// a call nobody picked up has no transcript to wait for: its call-ended event emits it
+		const unanswered = insertCall(sim, { phase: 'no_answer' });
+		expect(await itemsOf(trigger.deliver(ended(unanswered.id)))).toEqual([
+			expect.objectContaining({ call_id: unanswered.id, event: 'callFinished' }),
 		]);
 	});
 });

@@ -68,8 +68,11 @@ function minutes(value: unknown): number {
 	return (Number.isFinite(n) && n > 0 ? n : 1) * 60_000;
 }
 
-/** The call event settings of a trigger, checked before any request. */
-export function callSettings(context: TriggerContext): CallSettings {
+/**
+ * The call event settings of a trigger, checked before any request. `agentFilter` false: the Agent
+ * filter is hidden (the instant trigger's registration on agents chooses the agents instead).
+ */
+export function callSettings(context: TriggerContext, agentFilter = true): CallSettings {
 	const transcript = TRANSCRIPT_CHOICES.safeParse(
 		context.getNodeParameter('transcriptOptions', {}),
 	);
@@ -82,7 +85,7 @@ export function callSettings(context: TriggerContext): CallSettings {
 	const options = context.getNodeParameter('callOptions', {}) as IDataObject;
 	const waitForAnalysis = context.getNodeParameter('waitForAnalysis', false) as boolean;
 	return {
-		agentId: locatorValue(context, 'agentId'),
+		agentId: agentFilter ? locatorValue(context, 'agentId') : '',
 		directions: context.getNodeParameter('directions', []) as string[],
 		results: context.getNodeParameter('results', []) as string[],
 		waitForAnalysis,
