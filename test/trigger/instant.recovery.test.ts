@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { registerSecret } from '../../harness/secrets';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import { insertCall, startSimulator, type Simulator } from '../../simulator';
 import { instantWorkflow, shiftNodeTime, type Delivery } from './instantHarness';
 
@@ -12,14 +11,11 @@ import { instantWorkflow, shiftNodeTime, type Delivery } from './instantHarness'
  */
 describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries', () => {
 	let sim: Simulator;
-	const backoff = RETRY_LIMITS.transientBackoffMs;
 	beforeAll(async () => {
 		sim = await startSimulator();
 		registerSecret(sim.apiKey);
-		RETRY_LIMITS.transientBackoffMs = 1;
 	});
 	afterAll(async () => {
-		RETRY_LIMITS.transientBackoffMs = backoff;
 		await sim.stop();
 	});
 
