@@ -53,7 +53,7 @@ export const sendFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'autoMapInputData',
 				description:
-					"Read each event from the input item's fields by their names (listed below). The fastest way for many items.",
+					"Read each event from the input item's fields by name (event_name, event_id, contact_id, external_id, session_id and the others listed below). The fastest way for many items.",
 			},
 			{
 				name: 'Map Each Field Below',
