@@ -8,7 +8,7 @@
 import { configWithoutCloudSupport } from '@n8n/node-cli/eslint';
 
 const DEV_FOLDERS = ['test', 'simulator', 'harness', 'scripts', 'bench'];
-const DEV_FILES = DEV_FOLDERS.flatMap((folder) => [`${folder}/**/*.ts`, `${folder}/**/*.cts`]);
+const DEV_FILES = DEV_FOLDERS.map((folder) => `${folder}/**/*.cts`);
 
 const withoutNodeRules = (rules = {}) =>
 	Object.fromEntries(
@@ -49,7 +49,7 @@ export default [
 	},
 	{
 		// modules of the real n8n installation, found at run time
-		files: ['scripts/**/*.ts', 'scripts/**/*.cts'],
+		files: ['scripts/**/*.cts'],
 		rules: { '@typescript-eslint/no-require-imports': 'off' },
 	},
 ];

@@ -2,13 +2,13 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator'],
-	// the dev code is TypeScript, `.ts` or `.cts` (docs/decisions.md, "n8n's toolchain")
-	testMatch: ['**/*.test.ts', '**/*.test.cts'],
+	// the dev code is TypeScript with the `.cts` extension (docs/decisions.md, "n8n's toolchain")
+	testMatch: ['**/*.test.cts'],
 	// jest's default list, with .cts
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
 	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
 	testTimeout: 60_000,
-	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.cts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
 	// the engine and the simulator share one process per file; two cores in CI
 	maxWorkers: 2,

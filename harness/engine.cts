@@ -1,0 +1,237 @@
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ExecutionError,
+	IBinaryKeyData,
+	IConnections,
+	IDataObject,
+	IExecuteData,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IRun,
+	IWorkflowBase,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { createRunExecutionData, Workflow } from 'n8n-workflow';
+
+import './logScan.cts';
+import { TestCredentialsHelper } from './credentials.cts';
+import { assertNoSecret, registerSecret } from './secrets.cts';
+import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes.cts';
+
+export interface CredentialData {
+	apiKey: string;
+	baseUrl: string;
+}
+
+export const CREDENTIAL_REF = {
+	voiceAgentCrmApi: { id: 'cred-1', name: 'Voice Agent CRM account' },
+};
+
+/** The execution context n8n gives a run; URLs must be absolute or expressions fail. */
+export function additionalDataFor(
+	credentials: CredentialData,
+	hooks?: ExecutionLifecycleHooks,
+): IWorkflowExecuteAdditionalData {
+	const base = 'http://localhost:5678';
+	return {
+		credentialsHelper: new TestCredentialsHelper({ voiceAgentCrmApi: { ...credentials } }),
+		hooks,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used by these tests');
+		},
+		getRunExecutionData: async () => undefined,
+		getRuntimeCredential: async () => undefined,
+		currentNodeExecutionIndex: 0,
+		restApiUrl: `${base}/rest`,
+		instanceBaseUrl: base,
+		formBaseUrl: `${base}/form`,
+		formWaitingBaseUrl: `${base}/form-waiting`,
+		formTestBaseUrl: `${base}/form-test`,
+		webhookBaseUrl: `${base}/webhook`,
+		webhookWaitingBaseUrl: `${base}/webhook-waiting`,
+		webhookTestBaseUrl: `${base}/webhook-test`,
+		mcpBaseUrl: `${base}/mcp`,
+		mcpTestBaseUrl: `${base}/mcp-test`,
+		variables: {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('task runners are not used by these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export interface WorkflowJson {
+	name?: string;
+	nodes: INode[];
+	connections: IConnections;
+	settings?: IWorkflowBase['settings'];
+}
+
+/** The hooks of an execution, on the workflow as n8n would have saved it. */
+export function lifecycleHooks(
+	mode: 'manual' | 'trigger',
+	executionId: string,
+	workflow: WorkflowJson & { id: string; name: string },
+): ExecutionLifecycleHooks {
+	const workflowData = {
+		id: workflow.id,
+		name: workflow.name,
+		nodes: workflow.nodes,
+		connections: workflow.connections,
+		active: false,
+		settings: {},
+	} as unknown as IWorkflowBase;
+	return new ExecutionLifecycleHooks(mode, executionId, workflowData);
+}
+
+/** Run a whole workflow through n8n-core's WorkflowExecute, from its manual trigger. */
+export async function runWorkflow(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	extraTypes: Record<string, INodeType> = {},
+): Promise<IRun> {
+	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
+	if (!start) throw new Error('the test workflow needs a manual trigger');
+	return await execute(json, credentials, extraTypes, 'manual', {
+		node: start,
+		data: { main: [[{ json: {} }]] },
+		source: null,
+	});
+}
+
+/**
+ * Run a workflow the way n8n starts an active one after its polling trigger emitted: mode `trigger`,
+ * the trigger node first on the stack with the poll's output as its data. WorkflowExecute then
+ * passes that data on as the trigger's output without polling again.
+ */
+export async function runWorkflowFromPoll(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	triggerName: string,
+	pollOutput: INodeExecutionData[][],
+	extraTypes: Record<string, INodeType> = {},
+): Promise<IRun> {
+	const trigger = json.nodes.find((n) => n.name === triggerName);
+	if (!trigger) throw new Error(`the workflow has no node "${triggerName}"`);
+	return await execute(json, credentials, extraTypes, 'trigger', {
+		node: trigger,
+		data: { main: pollOutput },
+		source: null,
+	});
+}
+
+async function execute(
+	json: WorkflowJson,
+	credentials: CredentialData,
+	extraTypes: Record<string, INodeType>,
+	mode: 'manual' | 'trigger',
+	start: IExecuteData,
+): Promise<IRun> {
+	const nodeTypes = new TestNodeTypes(extraTypes);
+	const workflow = new Workflow({
+		id: 'wf-test',
+		name: json.name ?? 'test',
+		nodes: json.nodes,
+		connections: json.connections,
+		active: mode === 'trigger',
+		nodeTypes,
+		settings: json.settings,
+	});
+	const hooks = lifecycleHooks(mode, 'exec-1', {
+		...json,
+		id: 'wf-test',
+		name: json.name ?? 'test',
+	});
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [start] },
+	});
+	registerSecret(credentials.apiKey);
+	const workflowExecute = new WorkflowExecute(
+		additionalDataFor(credentials, hooks),
+		mode,
+		runExecutionData,
+	);
+	const run = await workflowExecute.processRunExecutionData(workflow);
+	assertNoSecret('The run (output items, errors)', run.data.resultData);
+	return run;
+}
+
+export interface NodeRun {
+	/** Output items of the Voice Agent CRM node (first output). */
+	items: INodeExecutionData[];
+	/** The error the node raised, when it stopped the run. */
+	error?: ExecutionError;
+	run: IRun;
+}
+
+/** The node under test, as `actionWorkflow` names it. */
+export const ACTION_NODE_NAME = 'Voice Agent CRM';
+
+export interface ActionWorkflowOptions {
+	parameters: INodeParameters;
+	/** Input items; without them the node gets the manual trigger's single empty item. */
+	items?: IDataObject[];
+	/** Binary data of the input items, by index (`null` for an item without); needs `items`. */
+	binary?: Array<IBinaryKeyData | null>;
+	continueOnFail?: boolean;
+}
+
+/** Manual Trigger → (Test Items) → Voice Agent CRM. */
+export function actionWorkflow(options: ActionWorkflowOptions): WorkflowJson {
+	const nodes: INode[] = [
+		{
+			id: 'n1',
+			name: 'Start',
+			type: MANUAL_TRIGGER,
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+		},
+	];
+	const connections: IConnections = {};
+	let previous = 'Start';
+	if (options.items) {
+		nodes.push({
+			id: 'n2',
+			name: 'Items',
+			type: TEST_ITEMS,
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: {
+				items: JSON.stringify(options.items),
+				binary: JSON.stringify(options.binary ?? []),
+			},
+		});
+		connections.Start = { main: [[{ node: 'Items', type: 'main', index: 0 }]] };
+		previous = 'Items';
+	}
+	nodes.push({
+		id: 'n3',
+		name: ACTION_NODE_NAME,
+		type: ACTION_NODE,
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: options.parameters,
+		credentials: CREDENTIAL_REF,
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	});
+	connections[previous] = { main: [[{ node: ACTION_NODE_NAME, type: 'main', index: 0 }]] };
+	return { nodes, connections };
+}
+
+export interface RunNodeOptions extends ActionWorkflowOptions {
+	credentials: CredentialData;
+}
+
+/** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const run = await runWorkflow(actionWorkflow(options), options.credentials);
+	const task = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
+	return {
+		items: task?.data?.main?.[0] ?? [],
+		error: task?.error ?? run.data.resultData.error,
+		run,
+	};
+}

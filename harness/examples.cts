@@ -1,0 +1,88 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject, INode, INodeExecutionData, IRun } from 'n8n-workflow';
+
+import { BASE_NODE_STAND_INS } from './baseNodes.cts';
+import {
+	runWorkflow,
+	runWorkflowFromPoll,
+	type CredentialData,
+	type WorkflowJson,
+} from './engine.cts';
+import { TRIGGER_NODE } from './nodeTypes.cts';
+import { pollingTrigger, type PollingTrigger } from './poll.cts';
+
+/**
+ * The example workflows of `examples/`, run unchanged through n8n's engine: by the examples test
+ * and by `npm run demo`. Their base nodes run as the stand-ins of `baseNodes.cts`.
+ */
+
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', 'examples');
+
+export function exampleFiles(): string[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+}
+
+export function loadExample(file: string): WorkflowJson {
+	return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
+}
+
+/** The example's Voice Agent CRM Trigger, when it starts with one. */
+export function triggerOf(workflow: WorkflowJson): INode | undefined {
+	return workflow.nodes.find((node) => node.type === TRIGGER_NODE);
+}
+
+/** Run an example that starts with n8n's Manual Trigger, as "Execute workflow" does. */
+export async function runExample(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+): Promise<IRun> {
+	return await runWorkflow(workflow, credentials, BASE_NODE_STAND_INS);
+}
+
+/** The example's trigger in an active workflow: its parameters, polled through n8n-core's PollContext. */
+export function activateTrigger(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+	clock?: () => number,
+): PollingTrigger {
+	const trigger = triggerOf(workflow);
+	if (!trigger) throw new Error(`the workflow "${workflow.name}" has no Voice Agent CRM Trigger`);
+	return pollingTrigger({ credentials, parameters: trigger.parameters, clock });
+}
+
+/** Run the rest of a trigger example with one poll's items, as n8n does after a poll emitted. */
+export async function runExampleAfterPoll(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+	pollOutput: INodeExecutionData[][],
+): Promise<IRun> {
+	return await runWorkflowFromPoll(
+		workflow,
+		credentials,
+		triggerOf(workflow)!.name,
+		pollOutput,
+		BASE_NODE_STAND_INS,
+	);
+}
+
+/** Output items (JSON) of a node's first run, first output unless told. */
+export function outputOf(run: IRun, nodeName: string, output = 0): IDataObject[] {
+	return (run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map(
+		(item) => item.json,
+	);
+}
+
+/** The error that stopped the run, as one line, or undefined when it succeeded. */
+export function runFailure(run: IRun): string | undefined {
+	const error = run.data.resultData.error as
+		| (Error & { description?: string; node?: { name?: string } })
+		| undefined;
+	if (!error) return undefined;
+	return [error.node?.name && `${error.node.name}:`, error.message, error.description]
+		.filter(Boolean)
+		.join(' ');
+}

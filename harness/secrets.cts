@@ -1,0 +1,113 @@
+/**
+ * The API key must never appear in an output item, an error message or description, or a log
+ * line. Every key the harness hands to a credential is registered here; every run through the
+ * engine is scanned, and every console or n8n logger line of every test is scanned after it
+ * (`recordLogLine`, `leakedLogLine`; see `test/setup/secretScan.cts`), so the whole suite asserts
+ * it without each test having to.
+ *
+ * Not only the key as is: any part of it of `SCANNED_FRAGMENT` characters or more, in any case,
+ * its base64 (at any alignment, and base64url) and its URL-encoded form. The nodes remove parts
+ * from 8 characters on; `test/reliability/keyForms.test.cts` checks those shorter parts by hand.
+ * The scan reads this independently of the nodes' own removal, so a form the nodes miss shows.
+ */
+const WINDOW = 8;
+/**
+ * Every part this long contains a window that starts at a multiple of `WINDOW` in the scanned
+ * text, so the scan reads one window in `WINDOW` positions.
+ */
+export const SCANNED_FRAGMENT = 2 * WINDOW - 1;
+
+/** Every lower-case window of every form of a registered key → that key. */
+const windows = new Map<string, string>();
+
+export function registerSecret(value: string): void {
+	// short values would match by accident; real and test keys are long
+	if (value.length < 12) return;
+	for (const form of formsOf(value)) {
+		const lower = form.toLowerCase();
+		for (let at = 0; at + WINDOW <= lower.length; at++)
+			windows.set(lower.slice(at, at + WINDOW), value);
+	}
+}
+
+function formsOf(key: string): string[] {
+	const bytes = Buffer.from(key, 'utf8');
+	const forms = [key, encodeURIComponent(key)];
+	for (let pad = 0; pad < 3; pad++) {
+		const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString('base64');
+		// the characters that depend on the key's bytes alone
+		const core = encoded.slice(
+			Math.ceil((8 * pad) / 6),
+			Math.floor((8 * (pad + bytes.length)) / 6),
+		);
+		forms.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+	}
+	return forms;
+}
+
+/** The registered secret found in `text`, if any (never the secret itself in the message). */
+export function findSecret(text: string): string | undefined {
+	if (!windows.size) return undefined;
+	const lower = text.toLowerCase();
+	for (let at = 0; at + WINDOW <= lower.length; at += WINDOW) {
+		const key = windows.get(lower.slice(at, at + WINDOW));
+		if (key) return `a key ending in …${key.slice(-4)} (or a part or an encoding of it)`;
+	}
+	return undefined;
+}
+
+export function assertNoSecret(what: string, value: unknown): void {
+	const found = findSecret(visibleText(value));
+	if (found) throw new Error(`${what} contains ${found}`);
+}
+
+/**
+ * Every string a value holds, one a line: errors with all their own properties, the
+ * non-enumerable ones included (message, stack, description, cause, context, …), cycles once.
+ */
+export function visibleText(value: unknown): string {
+	const texts: string[] = [];
+	const seen = new Set<object>();
+	const visit = (entry: unknown): void => {
+		if (typeof entry === 'string') texts.push(entry);
+		else if (typeof entry === 'number' || typeof entry === 'boolean') texts.push(String(entry));
+		else if (entry && typeof entry === 'object' && !seen.has(entry)) {
+			seen.add(entry);
+			if (Buffer.isBuffer(entry) || ArrayBuffer.isView(entry)) return;
+			if (entry instanceof Map) return [...entry].forEach(visit);
+			if (entry instanceof Set) return [...entry].forEach(visit);
+			for (const name of Object.getOwnPropertyNames(entry)) {
+				texts.push(name);
+				visit((entry as Record<string, unknown>)[name]);
+			}
+		}
+	};
+	visit(value);
+	return texts.join('\n');
+}
+
+/** Log lines since the last scan. */
+const logLines: string[] = [];
+/** Beyond this many lines (a bench, with no test to scan them), only those with a known key are kept. */
+const MAX_LOG_LINES = 10_000;
+
+/** Record a console or logger line (its arguments) for the next `leakedLogLine`. */
+export function recordLogLine(args: unknown[]): void {
+	logLines.push(args.map((a) => (typeof a === 'string' ? a : visibleText(a))).join(' '));
+	if (logLines.length > MAX_LOG_LINES) {
+		const leaking = logLines.filter((line) => findSecret(line));
+		logLines.splice(0, logLines.length, ...leaking);
+	}
+}
+
+/** The lines recorded since the last scan, for tests that check a log line themselves. */
+export function recordedLogLines(): string[] {
+	return [...logLines];
+}
+
+/** The key found in a line recorded since the last call, if any; the lines are dropped. */
+export function leakedLogLine(): string | undefined {
+	const leaked = logLines.map(findSecret).find(Boolean);
+	logLines.length = 0;
+	return leaked;
+}

@@ -1,0 +1,201 @@
+/**
+ * `npm run demo`: the example workflows of `examples/`, unchanged, through n8n's engine (n8n-core's
+ * WorkflowExecute) against the API simulator over loopback HTTP, with a short report of what they
+ * did. Every step checks what it claims; the first that fails ends the demo with exit code 1.
+ *
+ * Runs with `ts-node --transpile-only --prefer-ts-exts` (without it ts-node resolves `X.node` to
+ * the codex `X.node.json`).
+ */
+import type { IDataObject, IRun } from 'n8n-workflow';
+
+import type { CredentialData } from '../harness/engine.cts';
+import {
+	activateTrigger,
+	loadExample,
+	outputOf,
+	runExample,
+	runExampleAfterPoll,
+	runFailure,
+} from '../harness/examples.cts';
+import type { PollingTrigger } from '../harness/poll.cts';
+import { startSimulator, type Simulator } from '../simulator/index.cts';
+import { planCalls } from '../simulator/index.cts';
+
+class StepFailure extends Error {}
+
+/** The API key never reaches the terminal, whatever a message carries. */
+let secret = '';
+function print(line = ''): void {
+	console.log(secret ? line.split(secret).join('[API key]') : line);
+}
+
+function check(condition: unknown, what: string): asserts condition {
+	if (!condition) throw new StepFailure(what);
+}
+
+function succeeded(run: IRun, example: string): void {
+	const failure = runFailure(run);
+	check(!failure, `${example} failed: ${failure}`);
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/**
+ * A call that the simulator ends within seconds of real time: the node reads the call's status every
+ * 5 s or more, so it returns its record 15 to 20 s after placing it.
+ */
+const SHORT_CALL = {
+	queueMs: 1_000,
+	ringMs: 2_000,
+	talkMs: 8_000,
+	finishedDelayMs: 1_000,
+	reasonDelayMs: 1_000,
+	analysisDelayMs: 3_000,
+};
+
+async function placeCallAndWait(sim: Simulator, credentials: CredentialData): Promise<IDataObject> {
+	const example = 'place-call-and-wait.json';
+	print(`1. An AI call placed and awaited (examples/${example})`);
+	planCalls(sim).next(SHORT_CALL);
+	const started = Date.now();
+	const run = await runExample(loadExample(example), credentials);
+	succeeded(run, example);
+	const [call] = outputOf(run, 'Call John and Wait');
+	const analysis = call?.call_analysis as IDataObject | undefined;
+	check(
+		call?.call_status === 'completed' && analysis?.summary,
+		`${example}: expected a completed call with its analysis, got ${JSON.stringify(call)}`,
+	);
+	const agent = sim.org.agents.get(String(call.agent_id));
+	const contact = call.contact as IDataObject;
+	const statusReads = sim.requestsTo('GET', /^\/v1\/calls\/[^/]+\/status$/).length;
+	print(
+		`   Called ${contact.full_name} (${contact.phone_number}) with the agent "${agent?.name}"; the node waited ${seconds(Date.now() - started)}`,
+	);
+	print(
+		`   Outcome: ${call.call_status}, ${call.call_result}, ${call.duration} s, ended by ${call.disconnection_reason}`,
+	);
+	print(`   Analysis: "${analysis.summary}" Sentiment: ${analysis.sentiment}`);
+	print(
+		`   Requests: 1 placement (never repeated), ${statusReads} status reads, 5 s or more apart`,
+	);
+	return call;
+}
+
+async function syncCrmRows(sim: Simulator, credentials: CredentialData): Promise<void> {
+	const example = 'sync-crm-rows-to-events.json';
+	print(`2. 250 CRM rows synced as events (examples/${example})`);
+	const workflow = loadExample(example);
+	const first = await runExample(workflow, credentials);
+	succeeded(first, example);
+	const results = outputOf(first, 'Send Events');
+	const summary = results[results.length - 1]?.summary as IDataObject | undefined;
+	const batches = sim
+		.requestsTo('POST', '/v1/events')
+		.map((request) => ((request.body as IDataObject).events as unknown[]).length);
+	check(
+		summary?.received === 250 && batches.length === 3 && summary.requests === 3,
+		`${example}: expected 250 rows in 3 requests, got ${JSON.stringify(summary)}`,
+	);
+	print(
+		`   250 rows → ${batches.length} requests to POST /v1/events (${batches.join(' + ')} events)`,
+	);
+	print(`   Status: ${statusCounts(summary)}; ${summary.contacts_created} contacts created`);
+	print(
+		'   (rejected: rows with neither email nor phone, answered by the node without sending them)',
+	);
+
+	const again = await runExample(workflow, credentials);
+	succeeded(again, example);
+	const rerun = outputOf(again, 'Send Events').at(-1)?.summary as IDataObject | undefined;
+	check(
+		rerun?.created === 0 && rerun.duplicate === summary.created,
+		`${example}: a re-run must store nothing twice, got ${JSON.stringify(rerun)}`,
+	);
+	print(
+		`   Run again: ${statusCounts(rerun)}: nothing stored twice (event IDs derived from each row)`,
+	);
+}
+
+function statusCounts(summary: IDataObject): string {
+	return ['created', 'pending', 'unresolved', 'duplicate', 'rejected', 'invalid', 'failed']
+		.filter((status) => Number(summary[status]) > 0)
+		.map((status) => `${status} ${summary[status]}`)
+		.join(', ');
+}
+
+async function followUpFinishedCall(
+	sim: Simulator,
+	credentials: CredentialData,
+	trigger: PollingTrigger,
+	call: IDataObject,
+): Promise<void> {
+	const example = 'follow-up-finished-calls.json';
+	print(`3. The trigger and the follow-up it drives (examples/${example})`);
+	print('   Activated before step 1: its first poll took a baseline and emitted nothing');
+	const emitted = await trigger.poll();
+	const items = emitted?.[0] ?? [];
+	check(
+		items.length === 1 && items[0].json.id === call.id,
+		`${example}: the poll must emit the finished call once, got ${items.length} items`,
+	);
+	print(
+		`   Poll: 1 call emitted, the call of step 1 (${(items[0].json.contact as IDataObject).full_name}, ${items[0].json.call_status}, analysis ready: ${items[0].json.analysis_ready})`,
+	);
+
+	const run = await runExampleAfterPoll(loadExample(example), credentials, emitted!);
+	succeeded(run, example);
+	const [comment] = outputOf(run, 'Comment on Contact');
+	const stored = sim.org.comments.get(String(comment?.id));
+	check(
+		stored && stored.contact_id === (call.contact as IDataObject).id,
+		`${example}: expected a comment on the call's contact, got ${JSON.stringify(comment)}`,
+	);
+	print(
+		`   Follow-up: a comment created on ${(call.contact as IDataObject).full_name}: "${stored.content}"`,
+	);
+
+	check((await trigger.poll()) === null, `${example}: the next poll must emit nothing`);
+	print('   Next poll: nothing new (each finished call is emitted once)');
+}
+
+async function main(): Promise<void> {
+	const started = Date.now();
+	const sim = await startSimulator();
+	secret = sim.apiKey;
+	const credentials: CredentialData = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+	print(
+		`Voice Agent CRM demo: the example workflows through n8n's engine, against the API simulator at ${sim.baseUrl}`,
+	);
+	print();
+	try {
+		// the trigger is active before the call is placed, as in n8n: its first poll takes a baseline
+		const trigger = activateTrigger(loadExample('follow-up-finished-calls.json'), credentials, () =>
+			sim.clock.now(),
+		);
+		check(
+			(await trigger.poll()) === null,
+			"the trigger's activation must take a baseline and emit nothing",
+		);
+		const call = await placeCallAndWait(sim, credentials);
+		print();
+		await syncCrmRows(sim, credentials);
+		print();
+		await followUpFinishedCall(sim, credentials, trigger, call);
+		print();
+		print(`Demo OK (${seconds(Date.now() - started)})`);
+	} finally {
+		await sim.stop();
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error: unknown) => {
+		print();
+		print(
+			`Demo FAILED: ${error instanceof StepFailure ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+		);
+		process.exit(1);
+	},
+);

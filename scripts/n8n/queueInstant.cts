@@ -1,0 +1,217 @@
+/**
+ * `npm run test:n8n:queue`, the Instant Trigger: two webhook processes behind a round robin (a
+ * loopback proxy in this process, which sends a request to the other process when one is down, as
+ * a load balancer's health check does), call events posted by the simulator at its own pace.
+ *
+ * - 40 calls, placed 1.5 s apart: each emitted once as Call Started and once as Call Finished, the
+ *   emission keys all different; the two webhook processes are restarted one after the other
+ *   while calls are between their events.
+ * - Every call-ended delivery replayed at once, and again past the 2-minute horizon: nothing more.
+ */
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import path from 'node:path';
+
+import type { Simulator } from '../../simulator/index.cts';
+import { check, freePort, log, sleep, writeJson } from './lib.cts';
+import type { N8nProcess, QueueN8n } from './queueCluster.cts';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, INSTANT_TRIGGER_NODE_TYPE } from './shared.cts';
+import { executionsOf } from './trigger.cts';
+
+export const INSTANT_WORKFLOW_ID = 'QueueInstant0001';
+const TRIGGER_NAME = 'Voice Agent CRM Instant Trigger';
+const CALLS = 40;
+
+/** A round robin over the webhook processes; a process that refuses the connection is skipped. */
+export class RoundRobin {
+	private server?: Server;
+	private turn = 0;
+	readonly served = new Map<number, number>();
+	port = 0;
+
+	constructor(private readonly backends: () => number[]) {}
+
+	get url(): string {
+		return `http://127.0.0.1:${this.port}`;
+	}
+
+	async start(): Promise<void> {
+		this.port = await freePort();
+		this.server = createServer((req, res) => {
+			const chunks: Buffer[] = [];
+			req.on('data', (c: Buffer) => chunks.push(c));
+			req.on('end', () => {
+				const body = Buffer.concat(chunks);
+				const ports = this.backends();
+				const first = this.turn++ % ports.length;
+				const attempt = (n: number) => {
+					const port = ports[(first + n) % ports.length];
+					const forward = request(
+						{ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
+						(answer: IncomingMessage) => {
+							this.served.set(port, (this.served.get(port) ?? 0) + 1);
+							res.writeHead(answer.statusCode ?? 502, answer.headers);
+							answer.pipe(res);
+						},
+					);
+					forward.on('error', () => {
+						if (n + 1 < ports.length) attempt(n + 1);
+						else res.writeHead(502).end();
+					});
+					forward.end(body);
+				};
+				attempt(0);
+			});
+		});
+		await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+	}
+
+	async stop(): Promise<void> {
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
+	}
+}
+
+export function instantWorkflow(agentId: string): Record<string, unknown> {
+	return {
+		id: INSTANT_WORKFLOW_ID,
+		name: 'test:n8n:queue instant trigger: Call Started and Call Finished',
+		nodes: [
+			{
+				parameters: {
+					events: ['callStarted', 'callFinished'],
+					registration: 'agents',
+					agentIds: [agentId],
+				},
+				id: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4e01',
+				name: TRIGGER_NAME,
+				type: INSTANT_TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				webhookId: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4eff',
+				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+			{
+				parameters: {},
+				id: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4e02',
+				name: 'Follow-up',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+			},
+		],
+		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export function writeInstantWorkflow(workDir: string, agentId: string): string {
+	const file = path.join(workDir, 'instant-workflow.json');
+	writeJson(file, [instantWorkflow(agentId)]);
+	return file;
+}
+
+interface Emission {
+	key: string;
+	recovered: boolean;
+}
+
+async function emissions(n8n: QueueN8n): Promise<Emission[]> {
+	return (await executionsOf(n8n, INSTANT_WORKFLOW_ID)).flatMap((e) =>
+		(e.items[TRIGGER_NAME] ?? []).map((item) => ({
+			key: String(item.json.emission_key),
+			recovered: item.json.recovered === true,
+		})),
+	);
+}
+
+async function placeCall(sim: Simulator, agentId: string, n: number): Promise<string> {
+	const from = [...sim.org.phoneNumbers.values()][0].phone_number;
+	const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+		body: JSON.stringify({
+			agent_id: agentId,
+			from_number: from,
+			to_number: `+1415557${String(n).padStart(4, '0')}`,
+			full_name: `Instant queue ${n + 1}`,
+		}),
+	});
+	const body = (await response.json()) as { data?: { call_id?: string } };
+	if (response.status !== 201 || !body.data?.call_id)
+		throw new Error(`placing a call answered ${response.status}`);
+	return body.data.call_id;
+}
+
+async function post(url: string, payload: unknown): Promise<number> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(payload),
+	});
+	await response.arrayBuffer();
+	return response.status;
+}
+
+export async function instantTriggerInQueueMode(
+	n8n: QueueN8n,
+	sim: Simulator,
+	webhooks: N8nProcess[],
+	agentId: string,
+): Promise<void> {
+	const agent = sim.org.agents.get(agentId)!;
+	const url = agent.webhook_url ?? '';
+	check(
+		url.includes('/webhook/') && new URL(url).searchParams.has('secret'),
+		`activation set the round robin's URL with its secret on the agent (${url.split('?')[0]})`,
+	);
+	const calls: string[] = [];
+	const placing = (async () => {
+		for (let n = 0; n < CALLS; n++) {
+			calls.push(await placeCall(sim, agentId, n));
+			await sleep(1_500);
+		}
+	})();
+	// a rolling restart of the webhook processes while calls are between their events
+	await sleep(15_000);
+	for (const webhook of webhooks) {
+		await webhook.restart();
+		log(`${webhook.name}: restarted`);
+	}
+	await placing;
+	const expected = calls.flatMap((id) => [`callStarted:${id}`, `callFinished:${id}`]);
+	const deadline = Date.now() + 6 * 60_000;
+	let found = await emissions(n8n);
+	while (found.length < expected.length && Date.now() < deadline) {
+		await sleep(5_000);
+		found = await emissions(n8n);
+	}
+	const deliveries = sim.webhooks.filter((w) => calls.includes(String(w.payload.call_id)));
+	const notAnswered = deliveries.filter((w) => w.status !== 200).length;
+	log(
+		`instant trigger in queue mode: ${deliveries.length} deliveries (${notAnswered} not answered 200), ${found.length} emissions (${found.filter((e) => e.recovered).length} recovered)`,
+	);
+	const keys = found.map((e) => e.key);
+	const missing = expected.filter((k) => !keys.includes(k));
+	const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+	check(
+		missing.length === 0 && twice.length === 0 && keys.length === expected.length,
+		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once (${keys.length} of ${expected.length}, missing ${missing.length}, twice ${twice.length})`,
+	);
+
+	// replays: every call-ended delivery again, at once, then past the horizon
+	const ended = deliveries.filter((w) => w.payload.event === 'call_ended');
+	for (const [when, wait] of [
+		['at once', 0],
+		['past the horizon', 2.5 * 60_000],
+	] as const) {
+		await sleep(wait);
+		const statuses = await Promise.all(ended.map((w) => post(url, w.payload)));
+		await sleep(15_000);
+		const after = await emissions(n8n);
+		check(
+			statuses.every((s) => s === 200) && after.length === found.length,
+			`${ended.length} call-ended deliveries replayed ${when}: ${after.length - found.length} more emissions`,
+		);
+	}
+}

@@ -1,0 +1,327 @@
+/**
+ * The Voice Agent CRM Trigger live in `n8n start`: a workflow (trigger → No Operation) published
+ * with the shortest poll time a user can choose (every minute); calls placed in the simulator
+ * finish in waves between polls; every finished call must be in exactly one execution, once.
+ *
+ * Wave 1: three calls placed; two driven to their end (answered, voicemail), one left talking.
+ * Wave 2: the talking one ends (a call seen unfinished by an earlier poll), four more calls placed
+ *         and driven to their end (answered, no answer, busy, failed).
+ * Quiet:  one more poll window with nothing new: no execution may repeat a call.
+ * After each window the executions read through n8n's REST API must hold exactly the calls finished so far.
+ */
+import path from 'node:path';
+
+import type { Simulator } from '../../simulator/index.cts';
+import { driveCallToEnd, planCalls } from '../../simulator/index.cts';
+import type { WorkflowJson } from './examples.cts';
+import { workflowIds } from './examples.cts';
+import { check, log, type N8nInstance, sleep, writeJson } from './lib.cts';
+import { CREDENTIAL_ID, CREDENTIAL_NAME, TRIGGER_NODE_TYPE } from './shared.cts';
+
+export const LIVE_WORKFLOW_NAME = 'test:n8n live trigger: Call Finished';
+const TRIGGER_NAME = 'Voice Agent CRM Trigger';
+
+interface LiveExample {
+	file: string;
+	id: string;
+	workflow: WorkflowJson;
+}
+
+let liveWorkflowId = '';
+
+/** Import the live workflow and publish it, with every example that starts with the trigger. */
+export async function prepareTriggerWorkflow(
+	n8n: N8nInstance,
+	workDir: string,
+	examples: LiveExample[],
+): Promise<void> {
+	const file = path.join(workDir, 'live-trigger.json');
+	writeJson(file, {
+		id: 'LiveTriggerTest1',
+		name: LIVE_WORKFLOW_NAME,
+		nodes: [
+			{
+				parameters: {
+					pollTimes: { item: [{ mode: 'everyMinute' }] },
+					event: 'callFinished',
+				},
+				id: '0c6e1f9e-5d0b-4a51-9f0e-6a1d2b3c4d01',
+				name: TRIGGER_NAME,
+				type: TRIGGER_NODE_TYPE,
+				typeVersion: 1,
+				position: [0, 0],
+				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+			},
+			{
+				parameters: {},
+				id: '0c6e1f9e-5d0b-4a51-9f0e-6a1d2b3c4d02',
+				name: 'Follow-up',
+				type: 'n8n-nodes-base.noOp',
+				typeVersion: 1,
+				position: [220, 0],
+			},
+		],
+		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
+		settings: { executionOrder: 'v1' },
+	});
+	await n8n.cliOk(['import:workflow', `--input=${file}`]);
+	liveWorkflowId = (await workflowIds(n8n)).get(LIVE_WORKFLOW_NAME) ?? '';
+	check(!!liveWorkflowId, `live trigger workflow imported (id ${liveWorkflowId})`);
+	for (const id of [liveWorkflowId, ...examples.map((e) => e.id)]) {
+		await n8n.cliOk(['publish:workflow', `--id=${id}`]);
+	}
+	log(
+		`published for activation at start: ${[LIVE_WORKFLOW_NAME, ...examples.map((e) => e.file)].join(', ')}`,
+	);
+}
+
+interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	workflowId: string;
+}
+
+interface RunItem {
+	json: Record<string, unknown>;
+}
+
+interface ExecutionDetail {
+	summary: ExecutionSummary;
+	/** Output items of each node's first run. */
+	items: Record<string, RunItem[]>;
+	lastNode: string;
+	raw: string;
+}
+
+export async function runTriggerTest(
+	n8n: N8nInstance,
+	sim: Simulator,
+	examples: LiveExample[],
+): Promise<void> {
+	const workflows = [liveWorkflowId, ...examples.map((e) => e.id)];
+	for (const id of workflows) {
+		const { data } = await n8n.restOk<{ data: { active: boolean; name: string } }>(
+			'GET',
+			`/workflows/${id}`,
+		);
+		check(data.active, `workflow "${data.name}" is active in the running n8n`);
+	}
+	// activation polls once (the baseline): wait for it, so that what follows is after the baseline
+	await waitFor(
+		() => listRequests(sim) >= workflows.length,
+		60_000,
+		'the activation polls (GET /v1/calls)',
+	);
+	check(
+		(await executionsOf(n8n, liveWorkflowId)).length === 0,
+		'activation took a baseline: no execution yet',
+	);
+
+	const finished: string[] = [];
+	const place = makePlacer(sim);
+
+	// wave 1
+	planCalls(sim)
+		.next({ result: 'answered' })
+		.next({ result: 'voicemail' })
+		.next({ result: 'answered', talkMs: 5 * 60_000 });
+	const [a, b, talking] = [
+		await place('Ana Wave1'),
+		await place('Ben Wave1'),
+		await place('Cleo Wave1'),
+	];
+	for (const id of [a, b]) await driveCallToEnd(sim, id);
+	finished.push(a, b);
+	check(
+		sim.org.calls.get(talking)?.phase === 'in_progress',
+		'wave 1: two calls finished, one still talking',
+	);
+	await pollWindow(n8n, sim, finished, 'wave 1');
+
+	// wave 2
+	planCalls(sim)
+		.next({ result: 'answered' })
+		.next({ result: 'no_answer' })
+		.next({ result: 'busy' })
+		.next({ result: 'failed' });
+	const wave2 = [
+		await place('Dan Wave2'),
+		await place('Eve Wave2'),
+		await place('Finn Wave2'),
+		await place('Gus Wave2'),
+	];
+	for (const id of [talking, ...wave2]) await driveCallToEnd(sim, id);
+	finished.push(talking, ...wave2);
+	check(
+		finished.every((id) => sim.org.calls.get(id)?.finished),
+		`wave 2: the talking call and four new ones finished (${finished.length} in all)`,
+	);
+	await pollWindow(n8n, sim, finished, 'wave 2');
+
+	// quiet
+	await pollWindow(n8n, sim, finished, 'quiet window');
+
+	const executions = await executionsOf(n8n, liveWorkflowId);
+	check(
+		finished.length >= 5 &&
+			executions.every((e) => e.summary.status === 'success' && e.summary.mode === 'trigger'),
+		`${finished.length} finished calls, ${executions.length} trigger executions, all successful; each call in exactly one execution, once`,
+	);
+	check(
+		executions.every((e) => !e.raw.includes(sim.apiKey)),
+		'the API key appears in no execution data',
+	);
+	check(
+		executions.every(
+			(e) => (e.items['Follow-up']?.length ?? 0) === (e.items[TRIGGER_NAME]?.length ?? -1),
+		),
+		'each execution ran its follow-up node on every call it emitted',
+	);
+
+	for (const example of examples) {
+		const runs = await executionsOf(n8n, example.id);
+		const emitted = runs.flatMap((r) => triggerCallIds(r, example.workflow));
+		check(
+			runs.length > 0 && runs.every((r) => r.summary.status === 'success'),
+			`${example.file}: ${runs.length} executions while calls finished, all successful`,
+		);
+		check(
+			new Set(emitted).size === emitted.length,
+			`${example.file}: no call emitted twice (${emitted.length} emitted)`,
+		);
+		check(
+			runs.every((r) => (r.items[r.lastNode]?.length ?? 0) > 0),
+			`${example.file}: the last node of every execution produced items`,
+		);
+		check(
+			runs.every((r) => !r.raw.includes(sim.apiKey)),
+			`${example.file}: the API key appears in no execution data`,
+		);
+	}
+}
+
+/** Wait until every published workflow has polled after now, then compare what n8n ran with what finished. */
+async function pollWindow(
+	n8n: N8nInstance,
+	sim: Simulator,
+	finished: string[],
+	label: string,
+): Promise<void> {
+	const before = listRequests(sim);
+	// polls run every minute at a second of their own: 62 s covers one poll of each workflow
+	await sleep(62_000);
+	check(listRequests(sim) > before, `${label}: n8n polled the simulator again`);
+	let counts = new Map<string, number>();
+	let executions: ExecutionDetail[] = [];
+	const deadline = Date.now() + 30_000;
+	do {
+		executions = await executionsOf(n8n, liveWorkflowId);
+		counts = new Map();
+		for (const e of executions)
+			for (const id of triggerCallIds(e)) counts.set(id, (counts.get(id) ?? 0) + 1);
+		if (finished.every((id) => counts.has(id))) break;
+		await sleep(1_000);
+	} while (Date.now() < deadline);
+	const perCall = finished.map((id) => counts.get(id) ?? 0);
+	const extra = [...counts.keys()].filter((id) => !finished.includes(id));
+	check(
+		perCall.every((n) => n === 1) && extra.length === 0,
+		`${label}: ${finished.length} finished calls, each in exactly one execution (${executions.length} executions so far; per call ${perCall.join(',')})`,
+		() => `extra ids: ${extra.join(', ')}`,
+	);
+}
+
+function triggerCallIds(execution: ExecutionDetail, workflow?: WorkflowJson): string[] {
+	const name = workflow?.nodes.find((n) => n.type === TRIGGER_NODE_TYPE)?.name ?? TRIGGER_NAME;
+	return (execution.items[name] ?? []).map((item) => String(item.json.id));
+}
+
+function listRequests(sim: Simulator): number {
+	return sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/calls').length;
+}
+
+async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!condition()) {
+		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+		await sleep(250);
+	}
+}
+
+/** Calls placed through the simulator's own HTTP API, as a user's other tools would. */
+function makePlacer(sim: Simulator): (name: string) => Promise<string> {
+	const agent = [...sim.org.agents.values()][0];
+	const from = [...sim.org.phoneNumbers.values()][0].phone_number;
+	let n = 0;
+	return async (fullName) => {
+		n++;
+		const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+			body: JSON.stringify({
+				agent_id: agent.id,
+				from_number: from,
+				to_number: `+1415555${String(2000 + n)}`,
+				full_name: fullName,
+			}),
+		});
+		const body = (await response.json()) as { data?: { call_id?: string } };
+		if (response.status !== 201 || !body.data?.call_id)
+			throw new Error(`placing a call answered ${response.status}`);
+		return body.data.call_id;
+	};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executions through n8n's REST API
+
+const EXECUTIONS_PAGE = 100;
+
+let flatted: { parse: (text: string) => unknown } | undefined;
+
+function parseFlatted(n8n: N8nInstance, text: string): unknown {
+	// n8n stores execution data in the `flatted` format; its own copy of the library reads it
+	flatted ??= require(n8n.install.flattedPath) as { parse: (text: string) => unknown };
+	return flatted.parse(text);
+}
+
+export async function executionsOf(
+	n8n: N8nInstance,
+	workflowId: string,
+): Promise<ExecutionDetail[]> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	// n8n 2.41 answers 400 to a limit above 100; this test makes a handful, so a full page means some were not seen
+	const list = await n8n.restOk<{ data: { results: ExecutionSummary[] } }>(
+		'GET',
+		`/executions?filter=${filter}&limit=${EXECUTIONS_PAGE}`,
+	);
+	if (list.data.results.length >= EXECUTIONS_PAGE)
+		throw new Error(
+			`${workflowId}: ${EXECUTIONS_PAGE} executions or more, more than one page of n8n's list`,
+		);
+	const summaries = list.data.results.filter((e) => e.status !== 'running' && e.status !== 'new');
+	const details: ExecutionDetail[] = [];
+	for (const summary of summaries) {
+		const { data } = await n8n.restOk<{ data: { data: string } }>(
+			'GET',
+			`/executions/${summary.id}`,
+		);
+		const run = parseFlatted(n8n, data.data) as {
+			resultData: {
+				lastNodeExecuted?: string;
+				runData: Record<string, Array<{ data?: { main?: RunItem[][] } }>>;
+			};
+		};
+		const items: Record<string, RunItem[]> = {};
+		for (const [node, runs] of Object.entries(run.resultData.runData))
+			items[node] = runs[0]?.data?.main?.[0] ?? [];
+		details.push({
+			summary,
+			items,
+			lastNode: run.resultData.lastNodeExecuted ?? '',
+			raw: data.data,
+		});
+	}
+	return details;
+}

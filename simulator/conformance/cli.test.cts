@@ -1,0 +1,119 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+
+import { timingsFrom } from '../cli.cts';
+
+const root = path.resolve(__dirname, '../..');
+
+/** Start `npm run simulator`'s program and collect the credential lines it prints. */
+function startCli(
+	args: string[] = [],
+): Promise<{ child: ChildProcess; lines: Record<string, string> }> {
+	const child = spawn(
+		path.join(root, 'node_modules/.bin/ts-node'),
+		['--transpile-only', 'simulator/cli.cts', ...args],
+		{
+			cwd: root,
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
+	return new Promise((resolve, reject) => {
+		let out = '';
+		child.stdout!.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			const lines = Object.fromEntries(
+				out
+					.split('\n')
+					.filter((l) => /^\w+=/.test(l))
+					.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+			);
+			if (lines.base_url && lines.api_key) resolve({ child, lines });
+		});
+		child.on('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+	});
+}
+
+describe('npm run simulator', () => {
+	it('prints base_url= and api_key= lines; the key lists the voices, no key gets 401', async () => {
+		const { child, lines } = await startCli();
+		try {
+			expect(lines.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			const withKey = await fetch(`${lines.base_url}/v1/agents/voices`, {
+				headers: { 'x-api-key': lines.api_key },
+			});
+			expect(withKey.status).toBe(200);
+			expect(((await withKey.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+			const withoutKey = await fetch(`${lines.base_url}/v1/agents/voices`);
+			expect(withoutKey.status).toBe(401);
+		} finally {
+			child.kill('SIGTERM');
+		}
+	});
+});
+
+describe('npm run simulator: call timings and a clock of its own', () => {
+	it('takes the timings in seconds and refuses what is not a number of seconds', () => {
+		expect(timingsFrom({ queue: '0.5', talk: '3', 'analysis-delay': '1' })).toEqual({
+			queueMs: 500,
+			talkMs: 3000,
+			analysisDelayMs: 1000,
+		});
+		expect(() => timingsFrom({ ring: 'soon' })).toThrow('--ring takes a number of seconds');
+		expect(() => timingsFrom({ talk: '-1' })).toThrow('--talk takes a number of seconds');
+	});
+
+	it('a call placed with short timings runs its whole life cycle and sends its webhooks with no further request', async () => {
+		const received: string[] = [];
+		const receiver = http.createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk) => (text += chunk));
+			req.on('end', () => {
+				received.push((JSON.parse(text) as { event: string }).event);
+				res.end('ok');
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const timings = [
+			'--queue',
+			'0.1',
+			'--ring',
+			'0.2',
+			'--talk',
+			'0.5',
+			'--finished-delay',
+			'0.1',
+			'--reason-delay',
+			'0.1',
+			'--analysis-delay',
+			'0.3',
+		];
+		const { child, lines } = await startCli(timings);
+		try {
+			const headers = { 'x-api-key': lines.api_key, 'content-type': 'application/json' };
+			const agents = (await (await fetch(`${lines.base_url}/v1/agents`, { headers })).json()) as {
+				data: Array<{ id: string }>;
+			};
+			const placed = await fetch(`${lines.base_url}/v1/calls/single-phone-call`, {
+				method: 'POST',
+				headers,
+				body: JSON.stringify({
+					from_number: '+14155550100',
+					to_number: '+34600000009',
+					full_name: 'Marta Ruiz',
+					agent_id: agents.data[0].id,
+					webhook_url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+				}),
+			});
+			expect(placed.status).toBe(201);
+			const deadline = Date.now() + 15_000;
+			while (received.length < 3 && Date.now() < deadline)
+				await new Promise((resolve) => setTimeout(resolve, 100));
+			expect(received).toEqual(['call_started', 'call_ended', 'transcript_ready']);
+		} finally {
+			child.kill('SIGTERM');
+			await new Promise<void>((resolve) => receiver.close(() => resolve()));
+		}
+	});
+});

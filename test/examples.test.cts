@@ -1,0 +1,274 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { BASE_NODE_STAND_INS } from '../harness/baseNodes.cts';
+
+import { installFakeTime } from '../harness/fakeTime.cts';
+import {
+	activateTrigger,
+	EXAMPLES_DIR,
+	exampleFiles,
+	loadExample,
+	outputOf,
+	runExample,
+	runExampleAfterPoll,
+	runFailure,
+	triggerOf,
+} from '../harness/examples.cts';
+import { runWorkflow, type CredentialData, type WorkflowJson } from '../harness/engine.cts';
+import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes.cts';
+import { startSimulator, type Simulator } from '../simulator/index.cts';
+import { driveCallToEnd } from '../simulator/index.cts';
+import { MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
+
+/**
+ * Every workflow of `examples/` runs unchanged through n8n's engine against the simulator, and does
+ * what its name says. `npm run test:n8n` imports the same files into a real n8n.
+ */
+
+/** The credential every example names; `npm run test:n8n` imports one with this id and name. */
+const CREDENTIAL_REFERENCE = { id: 'VoiceAgentCrmSim', name: 'Voice Agent CRM (simulator)' };
+
+const credentialsOf = (sim: Simulator): CredentialData => ({
+	apiKey: sim.apiKey,
+	baseUrl: sim.baseUrl,
+});
+
+/** What each example must do, beyond running without error. */
+const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
+	'list-voices.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const run = await runExample(workflow, credentialsOf(sim));
+			expect(runFailure(run)).toBeUndefined();
+			expect(outputOf(run, 'List Voices').map((voice) => voice.id)).toEqual(
+				VOICES.map((voice) => voice.id),
+			);
+		});
+	},
+
+	'sync-crm-rows-to-events.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const first = await runExample(workflow, credentialsOf(sim));
+			expect(runFailure(first)).toBeUndefined();
+			const results = outputOf(first, 'Send Events');
+			expect(results).toHaveLength(251);
+			expect(results[250].summary).toMatchObject({
+				received: 250,
+				created: 245,
+				rejected: 5,
+				failed: 0,
+				contacts_created: 245,
+				requests: 3,
+			});
+			expect(results.filter((r) => r.reason === 'no_identity')).toHaveLength(5);
+			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(3);
+			expect(sim.org.events).toHaveLength(245);
+
+			// the rows carry their time, so their derived event IDs make a re-run store nothing twice
+			const again = await runExample(workflow, credentialsOf(sim));
+			expect(outputOf(again, 'Send Events')[250].summary).toMatchObject({
+				created: 0,
+				duplicate: 245,
+				rejected: 5,
+				requests: 3,
+			});
+			expect(sim.org.events).toHaveLength(245);
+		});
+	},
+
+	'send-crm-export-file-as-events.json': async (workflow) => {
+		// the user's step: Read CRM Export pointed at the export (here the sample beside the example)
+		const sample = path.join(EXAMPLES_DIR, 'crm-export.csv');
+		const pointed: WorkflowJson = {
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.name === 'Read CRM Export'
+					? { ...node, parameters: { ...node.parameters, fileSelector: sample } }
+					: node,
+			),
+		};
+		const standIns = {
+			...BASE_NODE_STAND_INS,
+			'n8n-nodes-base.readWriteFile': new ReadFileStandIn(),
+		};
+		await withSimulator(async (sim) => {
+			const first = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			expect(runFailure(first)).toBeUndefined();
+			const [result] = outputOf(first, 'Send Events from the File');
+			expect(result).toMatchObject({
+				file_name: 'crm-export.csv',
+				summary: { rows_read: 7, created: 5, rejected: 1, invalid: 1, requests: 1 },
+				not_accepted: [
+					{ row: 5, status: 'rejected', reason: 'no_identity' },
+					{ row: 7, status: 'invalid', reason: expect.stringContaining('occurred_at') },
+				],
+			});
+			expect(sim.org.events).toHaveLength(5);
+			const again = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			expect(outputOf(again, 'Send Events from the File')[0].summary).toMatchObject({
+				created: 0,
+				duplicate: 5,
+			});
+			expect(sim.org.events).toHaveLength(5);
+		});
+	},
+
+	'place-call-and-wait.json': async (workflow) => {
+		// the node reads the call's status every 5 s or more until its analysis is in: in fake time
+		const time = installFakeTime();
+		try {
+			await withSimulator(async (sim) => {
+				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), {
+					onStep: () => sim.clock.runDue(),
+				});
+				expect(runFailure(run)).toBeUndefined();
+				const [call] = outputOf(run, 'Call John and Wait');
+				expect(call).toMatchObject({
+					call_status: 'completed',
+					call_result: 'answered',
+					contact: { id: MAIN_ORG_IDS.contacts.johnSmith },
+				});
+				expect((call.call_analysis as IDataObject).summary).toEqual(
+					expect.stringContaining('John Smith'),
+				);
+				expect(sim.requestsTo('POST', '/v1/calls/single-contact-call')).toHaveLength(1);
+			});
+		} finally {
+			time.uninstall();
+		}
+	},
+
+	'follow-up-finished-calls.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const credentials = credentialsOf(sim);
+			const trigger = activateTrigger(workflow, credentials, () => sim.clock.now());
+			expect(await trigger.poll()).toBeNull(); // the activation's baseline
+
+			const toContact = await placeCall(sim, '/v1/calls/single-contact-call', {
+				agent_id: MAIN_ORG_IDS.agents.salesFollowUp,
+				contact_id: MAIN_ORG_IDS.contacts.mariaGarcia,
+				from_number_id: MAIN_ORG_IDS.phoneNumbers.madridOffice,
+			});
+			const toNumber = await placeCall(sim, '/v1/calls/single-phone-call', {
+				agent_id: MAIN_ORG_IDS.agents.appointmentReminder,
+				from_number: '+14155550100',
+				to_number: '+14155559876',
+				full_name: 'Walk-in Caller',
+			});
+			for (const id of [toContact, toNumber]) await driveCallToEnd(sim, id);
+
+			const emitted = await trigger.poll();
+			expect(emitted?.[0].map((item) => item.json.id).sort()).toEqual([toContact, toNumber].sort());
+			const run = await runExampleAfterPoll(workflow, credentials, emitted!);
+			expect(runFailure(run)).toBeUndefined();
+
+			const [comment] = outputOf(run, 'Comment on Contact');
+			const stored = sim.org.comments.get(String(comment.id));
+			expect(stored).toMatchObject({ contact_id: MAIN_ORG_IDS.contacts.mariaGarcia });
+			expect(stored?.content).toMatch(
+				/^AI call completed \(answered, \d+ s\)\. Summary: .*María García.* Sentiment: positive\.$/,
+			);
+
+			const [task] = outputOf(run, 'Task to Add the Contact');
+			expect(sim.org.tasks.get(String(task.id))).toMatchObject({
+				brief: 'Add Walk-in Caller (+14155559876) as a contact: an AI call to them ended completed',
+				type: 'automatization',
+				additional_data: { call_id: toNumber, phone_number: '+14155559876' },
+			});
+			expect(sim.org.comments.size + sim.org.tasks.size).toBe(2);
+
+			expect(await trigger.poll()).toBeNull(); // each call once
+		});
+	},
+};
+
+/**
+ * Read/Write Files from Disk, reading one file: the stand-in the file example needs, with the real
+ * node's parameter and output (the file in the binary field `data`).
+ */
+class ReadFileStandIn implements INodeType {
+	description = {
+		displayName: 'Read/Write Files from Disk',
+		name: 'readWriteFile',
+		group: ['input'],
+		version: [1, 1.1],
+		description: "Stand-in for n8n's Read/Write Files from Disk (read only)",
+		defaults: { name: 'Read/Write Files from Disk' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+		],
+	} as INodeTypeDescription;
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const file = this.getNodeParameter('fileSelector', 0) as string;
+		const binary = await this.helpers.prepareBinaryData(readFileSync(file), file);
+		return [
+			[{ json: { fileName: binary.fileName }, binary: { data: binary }, pairedItem: { item: 0 } }],
+		];
+	}
+}
+
+async function withSimulator(work: (sim: Simulator) => Promise<void>): Promise<void> {
+	const sim = await startSimulator();
+	try {
+		await work(sim);
+	} finally {
+		await sim.stop();
+	}
+}
+
+/** A call placed through the API itself, as a user's other tools would. */
+async function placeCall(sim: Simulator, path: string, body: IDataObject): Promise<string> {
+	const response = await fetch(`${sim.baseUrl}${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+		body: JSON.stringify(body),
+	});
+	const answer = (await response.json()) as { data: { call_id: string } };
+	expect(response.status).toBe(201);
+	return answer.data.call_id;
+}
+
+describe('examples/', () => {
+	const files = exampleFiles();
+
+	it('holds the example workflows, each with its scenario here', () => {
+		expect(files.length).toBeGreaterThanOrEqual(4);
+		expect(files.filter((file) => !SCENARIOS[file])).toEqual([]);
+	});
+
+	describe.each(files)('%s', (file) => {
+		const workflow = loadExample(file);
+
+		it('imports as users get the nodes: real node types, the credential referenced by name', () => {
+			for (const node of workflow.nodes) {
+				if (node.type.startsWith(`${PACKAGE}.`)) {
+					expect([ACTION_NODE, TRIGGER_NODE]).toContain(node.type);
+					expect(node.credentials).toEqual({ voiceAgentCrmApi: CREDENTIAL_REFERENCE });
+				} else {
+					expect(node.type).toMatch(/^n8n-nodes-base\.\w+$/);
+				}
+			}
+			expect(
+				triggerOf(workflow) ??
+					workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+			).toBeDefined();
+		});
+
+		it('runs through the engine against the simulator and does what it says', async () => {
+			await SCENARIOS[file]!(workflow);
+		});
+	});
+});

@@ -1,0 +1,222 @@
+import type {
+	INode,
+	INodeParameterResourceLocator,
+	INodeParameters,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+import { getSchema } from 'n8n-core/dist/execution-engine/node-execution-context/utils/create-node-as-tool';
+
+import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine.cts';
+import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS } from '../../harness/nodeTypes.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
+import { planCalls, type Simulator } from '../../simulator/index.cts';
+import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
+import { toolDescriptionOf } from '../../nodes/VoiceAgentCrm/shared/toolMode';
+import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
+
+/**
+ * The node as an AI Agent's tool. n8n makes the tool variant by adding "Tool" to the type name
+ * (its `@tool` display option is true then); the model reads the tool's description and the
+ * schema n8n-core builds from the `$fromAI()` calls in the node's parameters.
+ */
+
+const TOOL_TYPE = `${ACTION_NODE}Tool`;
+
+/** Text that only makes sense in the editor, or developer words a person should not read. */
+const EDITOR_ONLY = /from the list|choose from|specify an id|<a |expression|uuid/i;
+
+/** The tool variant as n8n builds it: the same node under the name with "Tool" added. */
+function toolVariant(): INodeType {
+	const node = new VoiceAgentCrm();
+	node.description = {
+		...node.description,
+		name: `${node.description.name}Tool`,
+		displayName: `${node.description.displayName} Tool`,
+	};
+	return node;
+}
+
+/** A node with its parameters as the editor saves them (defaults filled in, hidden ones dropped). */
+function nodeOf(description: INodeTypeDescription, type: string, parameters: INodeParameters) {
+	const node: INode = {
+		id: 't',
+		name: 'Voice Agent CRM',
+		type,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	node.parameters = NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		true,
+		false,
+		node,
+		description,
+	)!;
+	return node;
+}
+
+const toolNode = (parameters: INodeParameters) =>
+	nodeOf(toolVariant().description, TOOL_TYPE, parameters);
+const regularNode = (parameters: INodeParameters) =>
+	nodeOf(new VoiceAgentCrm().description, ACTION_NODE, parameters);
+
+const EVERY_OPERATION = RESOURCES.flatMap((resource) =>
+	resource.operations.map((operation) => ({
+		label: `${resource.option.name} → ${operation.option.name}`,
+		parameters: { resource: resource.option.value, operation: operation.option.value },
+		operation,
+	})),
+);
+
+/** The model's arguments, key → what it is told, as n8n-core builds them for the model. */
+function argumentsOf(node: INode): Record<string, string> {
+	const shape = getSchema(node).shape as Record<string, { description?: string }>;
+	return Object.fromEntries(
+		Object.entries(shape).map(([key, arg]) => [key, arg.description ?? '']),
+	);
+}
+
+describe('The node as an AI Agent tool', () => {
+	it.each(EVERY_OPERATION)(
+		'$label: the tool description is the operation sentence, with no editor-only text',
+		({ parameters, operation }) => {
+			const description = toolVariant().description;
+			const told = NodeHelpers.getToolDescriptionForNode(toolNode(parameters), {
+				description,
+			} as INodeType);
+			expect(told).toBe(toolDescriptionOf(operation));
+			expect(told).toBe(`${operation.option.description}.`);
+			expect(told).not.toMatch(EDITOR_ONLY);
+		},
+	);
+
+	it.each(EVERY_OPERATION)(
+		'$label: every argument the model fills says what it is, without editor-only text',
+		({ parameters }) => {
+			for (const [key, says] of Object.entries(argumentsOf(toolNode(parameters)))) {
+				expect({ key, says }).toEqual({ key, says: expect.stringMatching(/\w{3,}.*\w{3,}/) });
+				expect(says).not.toMatch(EDITOR_ONLY);
+			}
+		},
+	);
+
+	it("Place AI Call: the model gives the number and the name, each with its format; the agent and the From Number stay the user's", () => {
+		const node = toolNode({ resource: 'call', operation: 'placePhoneCall' });
+		const args = argumentsOf(node);
+		expect(Object.keys(args).sort()).toEqual(['Full_Name', 'To_Number']);
+		expect(args.To_Number).toMatch(/\+14155550123/);
+		expect(args.Full_Name).toMatch(/name of the person/i);
+		// the parameter holds what n8n's editor shows as "Defined automatically by the model"
+		expect(node.parameters.toNumber).toMatch(
+			/^=\{\{ \/\*n8n-auto-generated-fromAI-override\*\/ \$fromAI\('To_Number', `.+`, 'string'\) \}\}$/,
+		);
+		expect((node.parameters.agentId as INodeParameterResourceLocator).mode).toBe('list');
+		expect((node.parameters.fromNumber as INodeParameterResourceLocator).mode).toBe('list');
+	});
+
+	it('the record an operation acts on is an ID the model gives, with an example of its form', () => {
+		const args = argumentsOf(toolNode({ resource: 'call', operation: 'getStatus' }));
+		expect(args).toEqual({ Call: expect.stringMatching(/^ID of the call, e\.g\. [0-9a-f-]{36}$/) });
+		const send = argumentsOf(toolNode({ resource: 'whatsapp', operation: 'sendMessage' }));
+		expect(Object.keys(send).sort()).toEqual(['Contact', 'Message_Text']);
+	});
+
+	it('the regular node is unchanged: no model arguments, no tool description', () => {
+		for (const { parameters } of EVERY_OPERATION) {
+			const node = regularNode(parameters);
+			expect(argumentsOf(node)).toEqual({});
+			expect(node.parameters.toolDescription).toBeUndefined();
+		}
+		expect(regularNode({ resource: 'call', operation: 'placePhoneCall' }).parameters.toNumber).toBe(
+			'',
+		);
+	});
+
+	it.each(['placePhoneCall', 'placeContactCall'])(
+		'%s offers no wait in the tool form: Wait for Outcome and its options are not there',
+		(operation) => {
+			const tool = toolNode({ resource: 'call', operation, waitFor: 'analysis' });
+			for (const name of ['waitFor', 'waitOptions', 'transcriptOptions'])
+				expect(tool.parameters).not.toHaveProperty(name);
+			const regular = regularNode({ resource: 'call', operation, waitFor: 'analysis' });
+			expect(regular.parameters).toMatchObject({ waitFor: 'analysis', waitOptions: {} });
+		},
+	);
+
+	describe('run through the engine', () => {
+		let time: FakeTime;
+		let sim: Simulator;
+		withSimulatorOnFakeTime((t, s) => {
+			time = t;
+			sim = s;
+		});
+
+		it("places the call with the model's arguments and answers at once, even with a wait left in saved parameters", async () => {
+			planCalls(sim).next({ talkMs: 60_000 });
+			const parameters: INodeParameters = {
+				...toolNode({ resource: 'call', operation: 'placePhoneCall' }).parameters,
+				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
+				fromNumber: { __rl: true, mode: 'list', value: '+14155550100' },
+				waitFor: 'ended',
+				waitOptions: { resumeByWebhook: true },
+			};
+			const workflow = {
+				nodes: [
+					{
+						id: 's',
+						name: 'Start',
+						type: MANUAL_TRIGGER,
+						typeVersion: 1,
+						position: [0, 0] as [number, number],
+						parameters: {},
+					},
+					{
+						// what n8n hands the tool: the model's arguments by key
+						id: 'm',
+						name: 'Model',
+						type: TEST_ITEMS,
+						typeVersion: 1,
+						position: [100, 0] as [number, number],
+						parameters: {
+							items: JSON.stringify([{ To_Number: '+1 415 555 0199', Full_Name: 'Jane Doe' }]),
+							binary: '[]',
+						},
+					},
+					{
+						id: 't',
+						name: 'Voice Agent CRM',
+						type: TOOL_TYPE,
+						typeVersion: 1,
+						position: [200, 0] as [number, number],
+						parameters,
+						credentials: CREDENTIAL_REF,
+					},
+				],
+				connections: {
+					Start: { main: [[{ node: 'Model', type: 'main' as const, index: 0 }]] },
+					Model: { main: [[{ node: 'Voice Agent CRM', type: 'main' as const, index: 0 }]] },
+				},
+			};
+			const run = await time.runUntilSettled(
+				runWorkflow(
+					workflow,
+					{ apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					{ [TOOL_TYPE]: toolVariant() },
+				),
+			);
+			expect(run.status).not.toBe('waiting');
+			const output = run.data.resultData.runData['Voice Agent CRM'][0].data!.main[0]!;
+			expect(output).toHaveLength(1);
+			const call = sim.org.calls.get(String(output[0].json.call_id))!;
+			expect(call).toMatchObject({ to: '+14155550199', contact: { full_name: 'Jane Doe' } });
+			// answered with the placement, not a waited record; the call's webhook is not a resume URL
+			expect(output[0].json).not.toHaveProperty('call_status');
+			expect(call.webhook_url ?? null).toBeNull();
+		});
+	});
+});

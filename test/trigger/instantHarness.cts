@@ -1,0 +1,161 @@
+import { HookContext, WebhookContext } from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+	INodeType,
+	IWebhookData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { additionalDataFor, CREDENTIAL_REF } from '../../harness/engine.cts';
+import { INSTANT_TRIGGER_NODE, TestNodeTypes } from '../../harness/nodeTypes.cts';
+import { assertNoSecret } from '../../harness/secrets.cts';
+import type { Simulator } from '../../simulator/index.cts';
+
+/**
+ * The Instant Trigger as n8n runs it (live-webhooks.ts and the trigger activator of n8n 2.38.7):
+ * for each activation and each delivery, the workflow is built from the database with its static
+ * data, the node's hook or webhook method runs in n8n-core's HookContext or WebhookContext, and
+ * the static data is saved whole when it changed. The database is shared by every process; each
+ * process has its own copy of the node's module (`n8nProcess`), as separate n8n processes have.
+ */
+export interface Database {
+	staticData: string;
+}
+
+export interface Delivery {
+	status: number;
+	items: INodeExecutionData[];
+}
+
+const NODE_NAME = 'Instant';
+const WEBHOOK_ID = 'hook-1';
+
+const INSTANT_TRIGGER = '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
+
+/** The node type as a new process loads it: a module of its own, so nothing kept in memory is shared. */
+export function freshNodeType(): INodeType {
+	let nodeType: INodeType | undefined;
+	jest.isolateModules(() => {
+		// a module of its own per call, which only require() loads (jest.isolateModules)
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const loaded = require(INSTANT_TRIGGER) as {
+			VoiceAgentCrmInstantTrigger: new () => INodeType;
+		};
+		nodeType = new loaded.VoiceAgentCrmInstantTrigger();
+	});
+	return nodeType!;
+}
+
+export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
+	const workflowId = `wf-${Math.random().toString(36).slice(2)}`;
+	const database: Database = { staticData: '{}' };
+	const node: INode = {
+		id: 'instant-1',
+		name: NODE_NAME,
+		type: INSTANT_TRIGGER_NODE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: CREDENTIAL_REF,
+		webhookId: WEBHOOK_ID,
+	};
+	const additionalData = additionalDataFor({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
+
+	function n8nProcess(nodeType: INodeType = freshNodeType()) {
+		const nodeTypes = new TestNodeTypes({ [INSTANT_TRIGGER_NODE]: nodeType });
+		const load = () =>
+			new Workflow({
+				id: workflowId,
+				name: 'instant',
+				nodes: [node],
+				connections: {},
+				active: true,
+				nodeTypes,
+				staticData: JSON.parse(database.staticData) as IDataObject,
+			});
+		const save = (workflow: Workflow) => {
+			if (workflow.staticData.__dataChanged)
+				database.staticData = JSON.stringify(workflow.staticData);
+		};
+		const webhookData = (workflow: Workflow): IWebhookData => ({
+			httpMethod: 'POST',
+			node: node.name,
+			path: `${WEBHOOK_ID}/call-events`,
+			webhookDescription: nodeType.description.webhooks![0],
+			workflowId: workflow.id,
+			workflowExecuteAdditionalData: additionalData,
+			webhookId: WEBHOOK_ID,
+		});
+		const hook = (workflow: Workflow) =>
+			new HookContext(workflow, node, additionalData, 'trigger', 'activate', webhookData(workflow));
+		const methods = nodeType.webhookMethods!.default!;
+		return {
+			url: () => hook(load()).getNodeWebhookUrl('default')!,
+			async activate() {
+				const workflow = load();
+				if (!(await methods.checkExists.call(hook(workflow))))
+					await methods.create.call(hook(workflow));
+				save(workflow);
+			},
+			async deactivate() {
+				const workflow = load();
+				const restored = await methods.delete.call(hook(workflow));
+				save(workflow);
+				return restored;
+			},
+			/** One delivery, with the query the URL carries (by default the secret set on the agents). */
+			async deliver(
+				body: IDataObject,
+				query: IDataObject = { secret: secret() },
+			): Promise<Delivery> {
+				const workflow = load();
+				const response = {
+					code: 200,
+					status: (code: number) => ((response.code = code), response),
+					json: () => response,
+				};
+				const data = {
+					...additionalData,
+					httpRequest: { body, headers: {}, query, params: {} },
+					httpResponse: response,
+				} as never;
+				const context = new WebhookContext(
+					workflow,
+					node,
+					data,
+					'trigger',
+					webhookData(workflow),
+					[],
+					null,
+				);
+				const result = await nodeType.webhook!.call(context);
+				assertNoSecret('The webhook answer', result);
+				save(workflow);
+				return { status: response.code, items: result.workflowData?.[0] ?? [] };
+			},
+		};
+	}
+
+	function staticData(): IDataObject {
+		const all = JSON.parse(database.staticData) as IDataObject;
+		return (all[`node:${NODE_NAME}`] ?? {}) as IDataObject;
+	}
+
+	function secret(): string {
+		return String(staticData().deliverySecret ?? '');
+	}
+
+	return { database, n8nProcess, staticData, secret };
+}
+
+const realNow = Date.now.bind(Date);
+
+/** Date.now moved forward by `offsetMs` for the node (the simulator keeps its own clock). */
+export function shiftNodeTime(): { by: (ms: number) => void; restore: () => void } {
+	let offset = 0;
+	const spy = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + offset);
+	return { by: (ms) => (offset += ms), restore: () => spy.mockRestore() };
+}

@@ -1,0 +1,107 @@
+import {
+	insertCall,
+	isFinishedPhase,
+	planCalls,
+	startCallLifecycle,
+	type CallPlan,
+	type CallResult,
+} from '../../simulator/index.cts';
+import type { Simulator } from '../../simulator/index.cts';
+import type { Call } from '../../simulator/index.cts';
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing run can be replayed. */
+export function randomSource(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+export function pick<T>(random: () => number, values: readonly T[]): T {
+	return values[Math.floor(random() * values.length)];
+}
+
+const RESULTS: CallResult[] = [
+	'answered',
+	'answered',
+	'answered',
+	'voicemail',
+	'no_answer',
+	'busy',
+	'failed',
+];
+
+/**
+ * A call placed now (or scheduled `placeInMs` ahead) that lives its whole life cycle on the
+ * simulator clock, with a random outcome: talks of up to 8 minutes, analysis after 30 s, 3 minutes,
+ * or `lateAnalysisMs` for one call in ten.
+ */
+export function placeCall(
+	sim: Simulator,
+	random: () => number,
+	options: { placeInMs?: number; lateAnalysisMs: number },
+): { call: Call; plan: CallPlan } {
+	const now = sim.clock.now();
+	const plan: CallPlan = {
+		result: pick(random, RESULTS),
+		talkMs: 10_000 + Math.floor(random() * 470_000),
+		analysisDelayMs: random() < 0.1 ? options.lateAnalysisMs : pick(random, [30_000, 180_000]),
+	};
+	const call = insertCall(sim, {
+		phase: 'in_queue',
+		created_at: sim.clock.iso(now),
+		place_at: now + (options.placeInMs ?? 0),
+		start_at: null,
+		finished_at: null,
+		duration: null,
+		call_result: null,
+		disconnection_reason: null,
+		call_analysis: null,
+		direction: random() < 0.3 ? 'inbound' : 'outbound',
+	});
+	planCalls(sim).next(plan);
+	startCallLifecycle(sim, sim.org, call);
+	return { call, plan };
+}
+
+export function finishedIds(sim: Simulator): Set<string> {
+	return new Set(
+		[...sim.org.calls.values()].filter((c) => isFinishedPhase(c.phase)).map((c) => c.id),
+	);
+}
+
+/**
+ * Run `action` just before the `nth` request to `path` from now is handled (the simulator runs due
+ * clock work before handling each request), e.g. between the first and the second page of a poll.
+ * Returns a function that disarms the hook and tells whether it ran.
+ */
+export function beforeNthRequest(
+	sim: Simulator,
+	method: string,
+	path: string,
+	nth: number,
+	action: () => void,
+): () => boolean {
+	const start = sim.requestsTo(method, path).length;
+	let state: 'armed' | 'ran' | 'disarmed' = 'armed';
+	const check = () => {
+		if (state !== 'armed') return;
+		if (sim.requestsTo(method, path).length >= start + nth) {
+			state = 'ran';
+			action();
+		} else {
+			// due at the next request, not within the current run of due work
+			sim.clock.schedule(sim.clock.now() + 1, check);
+		}
+	};
+	sim.clock.schedule(sim.clock.now() + 1, check);
+	return () => {
+		const ran = state === 'ran';
+		state = 'disarmed';
+		return ran;
+	};
+}
