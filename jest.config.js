@@ -6,7 +6,11 @@ module.exports = {
 	testMatch: ['**/*.test.cts'],
 	// jest's default list, with .cts
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
-	transform: { '^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }] },
+	// transpiled file by file (tsconfig.dev.json's isolatedModules): `npm run typecheck` checks the
+	// types of everything once, so each test file does not type-check the package and harness again
+	transform: {
+		'^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+	},
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.cts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],

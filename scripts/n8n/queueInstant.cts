@@ -48,6 +48,12 @@ export class RoundRobin {
 					const forward = request(
 						{ host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
 						(answer: IncomingMessage) => {
+							// a process shutting down answers 503: a load balancer's health check takes it
+							// out of the turn (nginx: proxy_next_upstream http_503), so the next one serves
+							if (answer.statusCode === 503 && n + 1 < ports.length) {
+								answer.resume();
+								return attempt(n + 1);
+							}
 							this.served.set(port, (this.served.get(port) ?? 0) + 1);
 							res.writeHead(answer.statusCode ?? 502, answer.headers);
 							answer.pipe(res);
@@ -180,23 +186,34 @@ export async function instantTriggerInQueueMode(
 	}
 	await placing;
 	const expected = calls.flatMap((id) => [`callStarted:${id}`, `callFinished:${id}`]);
-	const deadline = Date.now() + 6 * 60_000;
+	// A webhook process that is shutting down still accepts deliveries and answers them 500 (its
+	// database is closed), and the service does not repeat them. The node recovers such events on a
+	// later delivery of any call, once they stay unclaimed at two checks a minute apart: later calls,
+	// one a minute, bring those deliveries, as the organization's other calls would.
+	const later: string[] = [];
+	const ofTheCalls = (all: Emission[]) => all.filter((e) => expected.includes(e.key));
+	const deadline = Date.now() + 9 * 60_000;
 	let found = await emissions(n8n);
-	while (found.length < expected.length && Date.now() < deadline) {
+	for (let tick = 0; ofTheCalls(found).length < expected.length && Date.now() < deadline; tick++) {
 		await sleep(5_000);
+		if (tick % 12 === 11) later.push(await placeCall(sim, agentId, CALLS + later.length));
 		found = await emissions(n8n);
 	}
+	await sleep(later.length ? 20_000 : 0);
+	found = await emissions(n8n);
 	const deliveries = sim.webhooks.filter((w) => calls.includes(String(w.payload.call_id)));
-	const notAnswered = deliveries.filter((w) => w.status !== 200).length;
+	const notAnswered = deliveries.filter((w) => w.status !== 200).map((w) => w.status);
 	log(
-		`instant trigger in queue mode: ${deliveries.length} deliveries (${notAnswered} not answered 200), ${found.length} emissions (${found.filter((e) => e.recovered).length} recovered)`,
+		`instant trigger in queue mode: ${deliveries.length} deliveries (${notAnswered.length} not answered 200: ${notAnswered.join(', ')}), ${found.length} emissions (${found.filter((e) => e.recovered).length} recovered)`,
 	);
-	const keys = found.map((e) => e.key);
+	const keys = ofTheCalls(found).map((e) => e.key);
 	const missing = expected.filter((k) => !keys.includes(k));
-	const twice = keys.filter((k, i) => keys.indexOf(k) !== i);
+	const allKeys = found.map((e) => e.key);
+	const twice = allKeys.filter((k, i) => allKeys.indexOf(k) !== i);
+	const recovered = ofTheCalls(found).filter((e) => e.recovered).length;
 	check(
 		missing.length === 0 && twice.length === 0 && keys.length === expected.length,
-		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once (${keys.length} of ${expected.length}, missing ${missing.length}, twice ${twice.length})`,
+		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, twice ${twice.length})`,
 	);
 
 	// replays: every call-ended delivery again, at once, then past the horizon
