@@ -477,7 +477,10 @@ async function sendTemplateFromTheLists(
 	const channelLocator = page.getByTestId('resource-locator-channelId');
 	await chooseLocatorMode(page, 'channelId', 'By ID');
 	await channelLocator.getByTestId('rlc-input').fill(others[0].id);
-	await page.getByTestId('parameter-input-templateName').locator('input').first().click();
+	// n8n loads the options as soon as the channel changes; once that load has failed it disables
+	// the input, so the click that opens the list is only needed while it is still enabled
+	const templateInput = page.getByTestId('parameter-input-templateName').locator('input').first();
+	await templateInput.click({ timeout: 3_000 }).catch(() => undefined);
 	await page.waitForTimeout(2_000);
 	// close the dropdown without leaving the form (Escape would close the node's window)
 	await page.getByTestId('ndv').getByText('Language Code', { exact: true }).first().click();
