@@ -16,6 +16,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { CREDENTIAL_NAME } from './n8n/shared.cts';
 import { EXAMPLES_DIR } from '../harness/examples.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
 import {
@@ -28,7 +29,6 @@ import {
 	runOk,
 	writeJson,
 } from './n8n/lib.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './n8n/shared.cts';
 
 const DEV_DIR = process.env.N8N_DEV_DIR ?? path.join(os.homedir(), '.cache', PACKAGE_NAME, 'dev');
 const N8N_PORT = Number(process.env.N8N_PORT ?? 5678);
@@ -99,17 +99,7 @@ function installPackage(n8nDir: string): void {
 
 /** The credential the examples name, pointing at the simulator (imported again at each start). */
 async function importCredential(n8n: N8nInstance, sim: Simulator): Promise<void> {
-	const file = path.join(DEV_DIR, 'import', 'credential.json');
-	writeJson(file, [
-		{
-			id: CREDENTIAL_ID,
-			name: CREDENTIAL_NAME,
-			type: 'voiceAgentCrmApi',
-			data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-		},
-	]);
-	await n8n.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
-	rmSync(file);
+	await n8n.importSimulatorCredential(sim, path.join(DEV_DIR, 'import', 'credential.json'));
 }
 
 /** The examples, each with a stable workflow id, so that a restart updates them instead of adding copies. */

@@ -465,18 +465,7 @@ async function main(): Promise<void> {
 	const figures: Record<string, number> = {};
 	const table: string[] = [];
 	try {
-		writeJson(path.join(workDir, 'credentials.json'), [
-			{
-				...CREDENTIAL,
-				type: 'voiceAgentCrmApi',
-				data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			},
-		]);
-		await n8n.cliOk([
-			'import:credentials',
-			`--input=${path.join(workDir, 'credentials.json')}`,
-			'--decrypted',
-		]);
+		await n8n.importSimulatorCredential(sim, path.join(workDir, 'credentials.json'), CREDENTIAL);
 		const sizes: Array<[number, string, number, Workflow[]]> = [
 			[10_000, '10k', Number(process.env.BENCH_N8N_RUNS ?? 3), AT_10K],
 			[100_000, '100k', Number(process.env.BENCH_N8N_RUNS_100K ?? 1), AT_100K],

@@ -17,6 +17,8 @@ import {
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
+
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const PACKAGE_NAME = 'n8n-nodes-voice-agent-crm';
 
@@ -238,6 +240,21 @@ export class N8nInstance {
 			logFile: path.join(this.logDir, 'n8n-cli.log'),
 			timeoutMs: options.timeoutMs ?? 180_000,
 		});
+	}
+
+	/**
+	 * The API credential pointing at the simulator, imported through a file that is removed at once
+	 * (it holds the key in the clear). By default the one the example workflows name.
+	 */
+	async importSimulatorCredential(
+		sim: { apiKey: string; baseUrl: string },
+		file: string,
+		credential: { id: string; name: string } = { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+	): Promise<void> {
+		const data = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+		writeJson(file, [{ ...credential, type: 'voiceAgentCrmApi', data }]);
+		await this.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
+		rmSync(file);
 	}
 
 	async cliOk(args: string[], options: { timeoutMs?: number } = {}): Promise<RunResult> {

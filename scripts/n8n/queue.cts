@@ -68,7 +68,6 @@ import {
 	WEBHOOK_PATHS,
 	WORKFLOW_IDS,
 } from './queueWorkflows.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 /** A call from placement to its analysis in about 5 s. */
@@ -212,16 +211,7 @@ async function startCluster(
 	n8n.webhookBaseUrl = `${roundRobin.url}/`;
 	await installCommunityPackage(n8n, tarball);
 
-	const credentialsFile = path.join(workDir, 'credentials.json');
-	writeJson(credentialsFile, [
-		{
-			id: CREDENTIAL_ID,
-			name: CREDENTIAL_NAME,
-			type: 'voiceAgentCrmApi',
-			data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-		},
-	]);
-	await n8n.cliOk(['import:credentials', `--input=${credentialsFile}`, '--decrypted']);
+	await n8n.importSimulatorCredential(sim, path.join(workDir, 'credentials.json'));
 	const workflows = [
 		placeWorkflow('polling'),
 		placeWorkflow('freeing'),

@@ -50,7 +50,6 @@ import {
 	writeJson,
 } from './lib.cts';
 import { disallowedRequires, externalModules } from './runtimeRequires.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
 import {
 	prepareInstantTriggerWorkflow,
 	runInstantTriggerAcrossRestart,
@@ -97,18 +96,9 @@ async function main(): Promise<void> {
 
 	let failed: unknown;
 	try {
-		await timed('import credential', async () => {
-			const file = path.join(workDir, 'credentials.json');
-			writeJson(file, [
-				{
-					id: CREDENTIAL_ID,
-					name: CREDENTIAL_NAME,
-					type: 'voiceAgentCrmApi',
-					data: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				},
-			]);
-			await n8n.cliOk(['import:credentials', `--input=${file}`, '--decrypted']);
-		});
+		await timed('import credential', () =>
+			n8n.importSimulatorCredential(sim, path.join(workDir, 'credentials.json')),
+		);
 
 		const examples = readdirSync(path.join(ROOT, 'examples'))
 			.filter((f) => f.endsWith('.json'))
