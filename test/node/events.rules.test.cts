@@ -102,6 +102,10 @@ describe('Event rules of the node agree with the simulator', () => {
 			{ event_name: 'ok', occurred_at: '2024-05-01T10:00:00+02:00', contact },
 		],
 		['occurred_at 23 hours ahead', { event_name: 'ok', occurred_at: soon(23), contact }],
+		[
+			'occurred_at in UTC with milliseconds',
+			{ event_name: 'ok', occurred_at: '2024-05-01T10:00:00.250Z', contact },
+		],
 		['exactly 40 characters', { event_name: 'y'.repeat(40), contact }],
 		[
 			'params of 31,000 characters',
@@ -161,5 +165,26 @@ describe('Event rules of the node agree with the simulator', () => {
 		const verdict = checkEvent(event as IDataObject, Date.now());
 		expect(verdict.send).toBe(true);
 		expect((await serviceAnswer(event as IDataObject)).status).toBe('invalid');
+	});
+});
+
+describe('occurred_at, read once per event', () => {
+	const contact = { email: 'instant@example.com' };
+	const utcOf = (occurredAt: string) => {
+		const verdict = checkEvent({ event_name: 'ok', occurred_at: occurredAt, contact }, Date.now());
+		return verdict.send ? verdict.occurredAtUtc : verdict.result.errors;
+	};
+
+	it('gives one UTC instant however the zone is written (the derived event ID uses it)', () => {
+		const forms = ['2024-05-01T10:00:00Z', '2024-05-01T10:00:00.000Z', '2024-05-01T12:00:00+02:00'];
+		expect(forms.map(utcOf)).toEqual(Array(3).fill('2024-05-01T10:00:00.000Z'));
+		expect(utcOf('2024-05-01T10:00:00.250Z')).toBe('2024-05-01T10:00:00.250Z');
+	});
+
+	it('refuses a day the month lacks, in the UTC form too, instead of moving it to the next month', () => {
+		for (const form of ['2024-02-30T10:00:00Z', '2024-02-30T12:00:00+02:00'])
+			expect(utcOf(form)).toEqual([
+				'occurred_at must be an ISO 8601 date-time with a time zone, like 2024-05-01T10:00:00Z',
+			]);
 	});
 });
