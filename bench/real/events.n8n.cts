@@ -12,7 +12,7 @@
  * (paired), the figures are the medians over the pairs. Not part of `npm test`: it takes minutes
  * (the 1,000,000-row file, more), and this is a shared machine.
  *
- * Environment: N8N_CACHE_DIR (where test:n8n installed n8n), BENCH_N8N_RUNS (pairs at 10,000 rows,
+ * Environment: N8N_CACHE_DIR (where test:n8n installed n8n), BENCH_N8N_RUNS (pairs at 10,000 rows, at most 3 a size,
  * default 3), BENCH_N8N_RUNS_100K (default 1), BENCH_N8N_RUNS_1M (default 1), BENCH_N8N_WORKFLOWS_10K
  * (default automatic,fields,json,codeHttp), BENCH_N8N_WORKFLOWS_100K (default
  * automatic,codeHttp,file), BENCH_N8N_SKIP_BUILD=1, BENCH_N8N_TMP (its folder under bench/.tmp, default n8n).
@@ -438,6 +438,9 @@ async function execute(
 
 const sleepMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Runs at one size: 3 sizes × 3 pairs × 6 workflows fit the 60 seconds of a row's minute. */
+const MAX_PAIRS = 3;
+
 const median = (values: number[]) =>
 	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
@@ -476,14 +479,19 @@ async function main(): Promise<void> {
 			N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
 			N8N_RESTRICT_FILE_ACCESS_TO: dataDir,
 		};
+		if (sizes.some(([, , pairs]) => pairs > MAX_PAIRS))
+			throw new Error(`at most ${MAX_PAIRS} pairs a size: each run needs a second of its own`);
 		// a size asked with 0 pairs is skipped: its figures in results.json stay as they are
 		for (const [rows, label, pairs, workflows] of sizes.filter(([, , pairs]) => pairs > 0)) {
 			const measures = new Map<Workflow, Measure[]>(workflows.map((w) => [w, []]));
 			for (let pair = 0; pair < pairs; pair++) {
 				for (const workflow of workflows) {
-					// each run its own times, so that every run stores its events (no duplicates)
+					// each run its own second of the minute, so that every run stores its events (no
+					// duplicates), at every size: the 1,000,000 rows span the times of the smaller runs
 					const id = `${workflow}${label}${pair}`;
-					const offset = pair * WORKFLOWS.length + WORKFLOWS.indexOf(workflow);
+					const offset =
+						(sizes.findIndex(([size]) => size === rows) * MAX_PAIRS + pair) * WORKFLOWS.length +
+						WORKFLOWS.indexOf(workflow);
 					const csvFile = path.join(dataDir, `${id}.csv`);
 					if (workflow === 'file') writeCsv(csvFile, rows, offset);
 					const file = path.join(workDir, `${id}.json`);
