@@ -429,7 +429,11 @@ function noteWrite(
 	const id = recordIdOf(payload);
 	const record = endpoint.failure.record ?? 'record';
 	const { written } = writesOf(context);
-	written.set(itemIndex, [...(written.get(itemIndex) ?? []), id ? `${record} ${id}` : record]);
+	const entry = id ? `${record} ${id}` : record;
+	// in place: a file's 10,000 batches are all writes of its one item
+	const records = written.get(itemIndex);
+	if (records) records.push(entry);
+	else written.set(itemIndex, [entry]);
 }
 
 /** The ID a write answered with: a call's `call_id`, a record's `id`, a WhatsApp send's `message_id`. */
