@@ -16,6 +16,7 @@ import type {
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
 import './logScan.cts';
+import './regexEngine.cts';
 import { TestCredentialsHelper } from './credentials.cts';
 import { assertNoSecret, registerSecret } from './secrets.cts';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS, TestNodeTypes } from './nodeTypes.cts';

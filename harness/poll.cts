@@ -9,6 +9,7 @@ import type {
 import { Workflow } from 'n8n-workflow';
 
 import { additionalDataFor, CREDENTIAL_REF, type CredentialData } from './engine.cts';
+import type { FakeTime } from './fakeTime.cts';
 import { assertNoSecret, registerSecret } from './secrets.cts';
 import { TestNodeTypes, TRIGGER_NODE } from './nodeTypes.cts';
 
@@ -20,6 +21,12 @@ export interface PollingTriggerOptions {
 	 * time bounds (analysis wait, watch window) follow the simulator's clock. Real time otherwise.
 	 */
 	clock?: () => number;
+	/**
+	 * Fake time (`harness/fakeTime.cts`) each poll is driven on: the transport's waits inside a poll
+	 * (a repeat after a 5xx, a 429's wait) pass as this clock moves, not in real time. Install it
+	 * before starting the simulator, so that the simulator's clock follows it.
+	 */
+	time?: FakeTime;
 }
 
 export interface PollingTrigger {
@@ -82,7 +89,8 @@ export function pollingTrigger(options: PollingTriggerOptions): PollingTrigger {
 			const realNow = Date.now;
 			if (options.clock) Date.now = options.clock;
 			try {
-				const output = await nodeType.poll!.call(context);
+				const polling = nodeType.poll!.call(context);
+				const output = await (options.time ? options.time.runUntilSettled(polling) : polling);
 				assertNoSecret("The poll's items", output);
 				return output;
 			} catch (error) {

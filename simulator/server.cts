@@ -117,6 +117,7 @@ export class Simulator {
 	private readonly routes: CompiledRoute[] = [];
 	private server?: http.Server;
 	private readonly sockets = new Set<import('node:net').Socket>();
+	private readonly requestListeners = new Set<(request: RecordedRequest) => void>();
 
 	constructor(private readonly options: SimulatorOptions = {}) {
 		this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -173,6 +174,16 @@ export class Simulator {
 	}
 
 	/** Requests received, optionally filtered by method and path (string exact or RegExp). */
+	/**
+	 * Calls `listener` with each request as it arrives, before due clock work, faults and the
+	 * answer; returns a function that removes it. A test acts at a counted request (between the
+	 * pages of one poll) with it, instead of relying on time passing between requests.
+	 */
+	onRequest(listener: (request: RecordedRequest) => void): () => void {
+		this.requestListeners.add(listener);
+		return () => this.requestListeners.delete(listener);
+	}
+
 	requestsTo(method?: string, path?: string | RegExp): RecordedRequest[] {
 		return this.requests.filter(
 			(r) =>
@@ -220,6 +231,7 @@ export class Simulator {
 			orgId: null,
 		};
 		this.requests.push(record);
+		for (const listener of [...this.requestListeners]) listener(record);
 		await this.clock.runDue();
 
 		const fault = this.faults.take(method, url.pathname);

@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { insertCall } from '../../simulator/index.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
 import { beforeNthRequest, finishedIds, placeCall, randomSource } from './simulation.cts';
 
@@ -16,11 +17,17 @@ const LATE_ANALYSIS_MS = 20 * MINUTE;
  * n8n restarts. The trigger must emit exactly the calls that finished after activation, each once.
  */
 describe('Call Finished through 1,000 simulated calls', () => {
+	let time: FakeTime;
 	let sim: Simulator;
 	beforeAll(async () => {
+		// the transport's repeats after a failed page wait on fake time, not in real time
+		time = installFakeTime();
 		sim = await startSimulator();
 	});
-	afterAll(() => sim.stop());
+	afterAll(async () => {
+		await sim.stop();
+		time.uninstall();
+	});
 
 	it('emits every call that finished after activation exactly once, with its analysis or a note saying why not', async () => {
 		const random = randomSource(7);
@@ -46,6 +53,7 @@ describe('Call Finished through 1,000 simulated calls', () => {
 				analysisWaitMinutes: ANALYSIS_WAIT_MINUTES,
 			},
 			clock: () => sim.clock.now(),
+			time,
 		});
 		expect(await trigger.poll()).toBeNull();
 		const finishedBefore = finishedIds(sim);

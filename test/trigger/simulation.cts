@@ -75,9 +75,9 @@ export function finishedIds(sim: Simulator): Set<string> {
 }
 
 /**
- * Run `action` just before the `nth` request to `path` from now is handled (the simulator runs due
- * clock work before handling each request), e.g. between the first and the second page of a poll.
- * Returns a function that disarms the hook and tells whether it ran.
+ * Run `action` just before the `nth` request to `path` from now is handled (before its faults are
+ * taken), e.g. between the first and the second page of a poll: the requests are counted as they
+ * arrive. Returns a function that disarms the hook and tells whether it ran.
  */
 export function beforeNthRequest(
 	sim: Simulator,
@@ -86,22 +86,16 @@ export function beforeNthRequest(
 	nth: number,
 	action: () => void,
 ): () => boolean {
-	const start = sim.requestsTo(method, path).length;
-	let state: 'armed' | 'ran' | 'disarmed' = 'armed';
-	const check = () => {
-		if (state !== 'armed') return;
-		if (sim.requestsTo(method, path).length >= start + nth) {
-			state = 'ran';
-			action();
-		} else {
-			// due at the next request, not within the current run of due work
-			sim.clock.schedule(sim.clock.now() + 1, check);
-		}
-	};
-	sim.clock.schedule(sim.clock.now() + 1, check);
+	let seen = 0;
+	let ran = false;
+	const stop = sim.onRequest((request) => {
+		if (request.method !== method || request.path !== path || ++seen < nth) return;
+		stop();
+		ran = true;
+		action();
+	});
 	return () => {
-		const ran = state === 'ran';
-		state = 'disarmed';
+		stop();
 		return ran;
 	};
 }

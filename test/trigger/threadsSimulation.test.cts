@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import type { Thread } from '../../simulator/index.cts';
+import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
 import { beforeNthRequest, pick, randomSource } from './simulation.cts';
 
@@ -31,11 +32,17 @@ const sameAssignment = (a: Seen, b: Seen) =>
  * repeats, and the last one ends at the thread's final state.
  */
 describe('Thread Changed with changes racing the polls', () => {
+	let time: FakeTime;
 	let sim: Simulator;
 	beforeAll(async () => {
+		// the transport's repeats after a failed page wait on fake time, not in real time
+		time = installFakeTime();
 		sim = await startSimulator();
 	});
-	afterAll(() => sim.stop());
+	afterAll(async () => {
+		await sim.stop();
+		time.uninstall();
+	});
 
 	it('emits every observed status and assignment change once, and every update once, each with before and after', async () => {
 		const random = randomSource(11);
@@ -79,6 +86,7 @@ describe('Thread Changed with changes racing the polls', () => {
 		const options = {
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			clock: () => sim.clock.now(),
+			time,
 		};
 		const statusAndAssignment = pollingTrigger({
 			...options,
