@@ -1,4 +1,10 @@
-import type { IAuthenticateGeneric, Icon, ICredentialType, INodeProperties } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	Icon,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 
 export class VoiceAgentCrmApi implements ICredentialType {
 	name = 'voiceAgentCrmApi';
@@ -32,14 +38,18 @@ export class VoiceAgentCrmApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				'x-api-key': '={{$credentials.apiKey}}',
-			},
-		},
-	};
+	/**
+	 * The key as the x-api-key header. A function rather than n8n's declarative form
+	 * (`'={{$credentials.apiKey}}'`): n8n evaluates that expression in its sandbox at every request,
+	 * about 1.5 ms of CPU each in n8n 2.38.7, so 15 s for a million rows sent as events.
+	 */
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		const headers = { ...requestOptions.headers, 'x-api-key': String(credentials.apiKey ?? '') };
+		return { ...requestOptions, headers };
+	}
 
 	// No declarative `test`: the nodes name a test of their own (`testedBy`), which proves the Base URL is
 	// the API and says what to fix (nodes/VoiceAgentCrm/methods/credentialTest.ts). n8n runs a credential's

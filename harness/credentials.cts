@@ -4,11 +4,9 @@ import type {
 	ICredentialType,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
-	INode,
 	INodeCredentialsDetails,
 	INodeProperties,
 	IWorkflowExecuteAdditionalData,
-	Workflow,
 } from 'n8n-workflow';
 import { ICredentialsHelper } from 'n8n-workflow';
 import { Credentials } from 'n8n-core';
@@ -21,12 +19,9 @@ const CREDENTIAL_TYPES: Record<string, ICredentialType> = {
 
 /**
  * Supplies credential data to the engine and applies a credential type's `authenticate` the way
- * n8n does: generic properties are expressions resolved with `$credentials` by the workflow's
- * expression engine, then merged into the request.
+ * n8n does.
  */
 export class TestCredentialsHelper extends ICredentialsHelper {
-	private readonly resolved = new Map<string, string>();
-
 	constructor(private readonly data: Record<string, ICredentialDataDecryptedObject>) {
 		super();
 	}
@@ -43,39 +38,13 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow?: Workflow,
-		node?: INode,
 	): Promise<IHttpRequestOptions> {
-		const type = CREDENTIAL_TYPES[typeName];
-		const auth = type?.authenticate;
-		if (!auth) return requestOptions;
-		if (typeof auth === 'function') return await auth(credentials, requestOptions);
-		const resolve = (value: string) => {
-			if (!workflow || !node) return value;
-			// evaluated once per credential and expression: a long poll history sends thousands of requests
-			const key = `${JSON.stringify(credentials)} ${value}`;
-			let resolved = this.resolved.get(key);
-			if (resolved === undefined) {
-				resolved = String(
-					workflow.expression.getSimpleParameterValue(
-						node,
-						value,
-						'internal',
-						{ $credentials: credentials },
-						undefined,
-						'',
-					),
-				);
-				this.resolved.set(key, resolved);
-			}
-			return resolved;
-		};
-		const headers: Record<string, string> = {
-			...(requestOptions.headers as Record<string, string>),
-		};
-		const props = auth.properties as { headers?: Record<string, string> };
-		for (const [name, value] of Object.entries(props.headers ?? {})) headers[name] = resolve(value);
-		return { ...requestOptions, headers };
+		const auth = CREDENTIAL_TYPES[typeName]?.authenticate;
+		if (auth === undefined) return requestOptions;
+		// the package's credential authenticates with a function, which n8n calls as is
+		if (typeof auth !== 'function')
+			throw new Error(`${typeName}: only a function authenticate is supported here`);
+		return await auth(credentials, requestOptions);
 	}
 
 	async preAuthentication(

@@ -18,14 +18,19 @@ export const DERIVED_ID_PREFIX = 'n8n_';
 function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
 	if (value && typeof value === 'object') {
-		const entries = Object.keys(value)
-			.sort()
-			.filter((key) => (value as IDataObject)[key] !== undefined)
-			.map((key) => `${JSON.stringify(key)}:${canonicalJson((value as IDataObject)[key])}`);
-		return `{${entries.join(',')}}`;
+		let fields = '';
+		for (const key of Object.keys(value).sort()) {
+			const field = (value as IDataObject)[key];
+			if (field === undefined) continue;
+			fields += `${fields === '' ? '' : ','}${JSON.stringify(key)}:${canonicalJson(field)}`;
+		}
+		return `{${fields}}`;
 	}
 	return JSON.stringify(value) ?? 'null';
 }
+
+/** What says how to file the event, not what happened: left out of its ID. */
+const NOT_CONTENT = new Set(['event_id', 'create_contact']);
 
 /**
  * A stable ID from what the event says happened: its normalized name and the instant it
@@ -37,14 +42,12 @@ export function derivedEventId(
 	normalizedName: string,
 	occurredAtUtc: string | undefined,
 ): string {
-	const content = { ...event };
-	delete content.event_id;
-	delete content.create_contact;
-	const canonical = canonicalJson({
-		...content,
-		event_name: normalizedName,
-		occurred_at: occurredAtUtc ?? content.occurred_at,
-	});
+	// copied key by key: deleting keys would slow every later read of the object
+	const content: IDataObject = {};
+	for (const key of Object.keys(event)) if (!NOT_CONTENT.has(key)) content[key] = event[key];
+	content.event_name = normalizedName;
+	content.occurred_at = occurredAtUtc ?? event.occurred_at;
+	const canonical = canonicalJson(content);
 	return `${DERIVED_ID_PREFIX}${createHash('sha256').update(canonical).digest('hex')}`;
 }
 
