@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
-import { itemsOfDelivery, judgeOf } from './callEvents';
+import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
 import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
 
@@ -176,7 +176,8 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		const judge = judgeOf(this, Date.now());
-		const items = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
+		const built = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
+		const items = claimedItems(built, judge);
 		if (!items.length) return {};
 		answerStarted(this);
 		return { noWebhookResponse: true, workflowData: [items] };

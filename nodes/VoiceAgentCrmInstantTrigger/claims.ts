@@ -27,8 +27,8 @@ export function emissionKey(callId: string, event: CallEvent): string {
 
 export interface Claims {
 	has(callId: string, event: CallEvent): boolean;
-	/** Claim an emission; false when it is claimed already. */
-	claim(callId: string, event: CallEvent, now: number): boolean;
+	/** Claim an emission by its key (emissionKey); false when it is claimed already. */
+	claim(key: string, now: number): boolean;
 }
 
 /** The claims of this node: those of the static data and those this process knows, merged. */
@@ -42,8 +42,7 @@ export function claimsOf(context: IWebhookFunctions): Claims {
 	const mine = known;
 	return {
 		has: (callId, event) => mine.has(emissionKey(callId, event)),
-		claim(callId, event, now) {
-			const key = emissionKey(callId, event);
+		claim(key, now) {
 			if (mine.has(key)) return false;
 			mine.set(key, now);
 			saved[key] = now;

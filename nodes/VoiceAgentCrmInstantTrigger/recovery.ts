@@ -102,7 +102,8 @@ export async function recoveredItems(
 			: listed;
 		if (!call) continue;
 		for (const event of confirmed) {
-			if (!judge.claims.claim(callId, event, judge.now)) continue;
+			// claimed by a delivery meanwhile (the read awaited); the rest are claimed once all are built
+			if (judge.claims.has(callId, event)) continue;
 			const item = await eventItem(context, call, event, judge);
 			items.push({ ...item, json: { ...item.json, recovered: true } });
 		}
