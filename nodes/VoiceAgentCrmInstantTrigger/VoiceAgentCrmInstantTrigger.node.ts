@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
-import { itemsOfDelivery, judgeOf } from './callEvents';
+import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
 import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
 
@@ -97,6 +97,14 @@ const properties: INodeProperties[] = [
 			'A long random string of letters and digits (from a password generator). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
 		...onManual,
 	},
+	{
+		displayName: 'Recover Lost Deliveries',
+		name: 'recoverLostDeliveries',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether a call event whose delivery was lost (n8n down or restarting, the call unreadable) is still emitted, by a later delivery of any call (one list request a minute at most). Off: a lost delivery loses its event, and in queue mode nothing is ever emitted twice.',
+	},
 	...callFilterFields({
 		description:
 			"Whether to emit a finished call only once its analysis and transcript have arrived (the service posts a transcript-ready event some seconds after the call ends). Past Max Wait, the check for lost events on a later call event emits it without them (within 2 more minutes), with an 'analysis_note'.",
@@ -168,7 +176,23 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		}
 		const judge = judgeOf(this, Date.now());
-		const items = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
-		return items.length ? { workflowData: [items] } : {};
+		const built = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
+		const items = claimedItems(built, judge);
+		if (!items.length) return {};
+		answerStarted(this);
+		return { noWebhookResponse: true, workflowData: [items] };
 	}
+}
+
+/**
+ * A delivery that starts a run is answered here, not by n8n: only then are its claims saved.
+ * n8n (2.38.7 to 2.41.1, webhook-helpers.ts) answers an 'onReceived' delivery, and saves the
+ * static data, after it has handed the run over (WorkflowRunner.run); that builds a second
+ * Workflow over the same static data object (establishContextForPersistence), which resets its
+ * "changed" mark, so the save is skipped and the claims of every emitting delivery were lost
+ * (measured in a real `n8n start`, docs/instant-trigger.md). A node that answered itself
+ * (`noWebhookResponse`) gets the save before the run is handed over.
+ */
+function answerStarted(context: IWebhookFunctions): void {
+	context.getResponseObject().status(200).json({ message: 'Workflow was started' });
 }

@@ -34,7 +34,7 @@ import { claimsOf, emissionKey, type CallEvent, type Claims } from './claims';
  * A delivery emits only while its event is recent (its horizon: 2 minutes after the event, Max
  * Wait with Wait for Analysis); later, repeats and replays emit nothing, and only the recovery
  * (recovery.ts) emits a call it finds not emitted. Within the horizon the claims (claims.ts) stop
- * a repeat.
+ * a repeat: a claimed event costs no read, and the items are claimed once built (claimedItems).
  */
 export const DELIVERY_HORIZON_MS = 2 * 60_000;
 
@@ -119,12 +119,20 @@ export async function itemsOfDelivery(
 			body.event === emittingDelivery(event, call, judge.settings) &&
 			callIsWanted(call, event, judge) &&
 			recordShows(call, event, judge) &&
-			judge.now - eventTime(call, event) < horizonOf(event, judge.settings) &&
-			judge.claims.claim(callId, event, judge.now)
+			judge.now - eventTime(call, event) < horizonOf(event, judge.settings)
 		)
 			items.push(await eventItem(context, call, event, judge));
 	}
 	return items;
+}
+
+/**
+ * The items whose emission this delivery claims, claimed all at once once every item is built
+ * (no `await` in between): a delivery that fails midway claims nothing, so the recovery can still
+ * emit its events; of two deliveries of one event in this process, only the first emits.
+ */
+export function claimedItems(items: INodeExecutionData[], judge: Judge): INodeExecutionData[] {
+	return items.filter((item) => judge.claims.claim(String(item.json.emission_key), judge.now));
 }
 
 /** The item of a call's event: the call's item, with the event and the key that names this emission. */

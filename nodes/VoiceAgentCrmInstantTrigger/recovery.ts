@@ -23,7 +23,10 @@ import {
  * saved, so a sweep and a delivery do not both emit it. A claim can still be missing from the
  * static data because another process's save overwrote it (claims.ts): so a sweep only suspects
  * an event it finds unclaimed, and emits it if it is still unclaimed at a sweep at least a minute
- * later; meanwhile the process that emitted it has written its claim back at its next delivery.
+ * later; meanwhile a process that knew the claim has written it back at its next delivery. What
+ * is left: a claim overwritten just before every process that knew it stopped (queue mode, a
+ * webhook process restarted within seconds of an emission): that event is emitted again, marked
+ * `recovered`, with the same `emission_key`. The Recover Lost Deliveries option turns the sweep off.
  * The last sweep's time is in the static data, so one process of several sweeps in a minute.
  */
 export const SWEEP_EVERY_MS = 60_000;
@@ -50,6 +53,8 @@ export async function recoveredItems(
 	context: IWebhookFunctions,
 	judge: Judge,
 ): Promise<INodeExecutionData[]> {
+	// off: nothing is emitted but by its own delivery (the user chose never twice over never lost)
+	if (!context.getNodeParameter('recoverLostDeliveries', true)) return [];
 	const staticData = context.getWorkflowStaticData('node');
 	const last = lastSweep(staticData);
 	if (typeof staticData.activeSince !== 'number' || judge.now - last < SWEEP_EVERY_MS) return [];
@@ -97,7 +102,8 @@ export async function recoveredItems(
 			: listed;
 		if (!call) continue;
 		for (const event of confirmed) {
-			if (!judge.claims.claim(callId, event, judge.now)) continue;
+			// claimed by a delivery meanwhile (the read awaited); the rest are claimed once all are built
+			if (judge.claims.has(callId, event)) continue;
 			const item = await eventItem(context, call, event, judge);
 			items.push({ ...item, json: { ...item.json, recovered: true } });
 		}

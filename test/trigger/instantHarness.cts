@@ -18,7 +18,8 @@ import type { Simulator } from '../../simulator/index.cts';
  * The Instant Trigger as n8n runs it (live-webhooks.ts and the trigger activator of n8n 2.38.7):
  * for each activation and each delivery, the workflow is built from the database with its static
  * data, the node's hook or webhook method runs in n8n-core's HookContext or WebhookContext, and
- * the static data is saved whole when it changed. The database is shared by every process; each
+ * the static data is saved whole when it changed, once the delivery is answered: by the node
+ * itself, or by n8n after it handed the run over (which resets the static data's changed mark). The database is shared by every process; each
  * process has its own copy of the node's module (`n8nProcess`), as separate n8n processes have.
  */
 export interface Database {
@@ -76,6 +77,21 @@ export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
 				nodeTypes,
 				staticData: JSON.parse(database.staticData) as IDataObject,
 			});
+		/**
+		 * What n8n does before it answers a delivery that starts a run ('onReceived', answered by n8n):
+		 * WorkflowRunner.run builds a Workflow over the same static data object
+		 * (establishContextForPersistence in n8n 2.38.7 to 2.41.1), which resets its "changed" mark.
+		 */
+		const handOverRun = (workflow: Workflow) =>
+			new Workflow({
+				id: workflow.id,
+				name: 'instant',
+				nodes: [node],
+				connections: {},
+				active: true,
+				nodeTypes,
+				staticData: workflow.staticData,
+			});
 		const save = (workflow: Workflow) => {
 			if (workflow.staticData.__dataChanged)
 				database.staticData = JSON.stringify(workflow.staticData);
@@ -106,10 +122,15 @@ export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
 				save(workflow);
 				return restored;
 			},
-			/** One delivery, with the query the URL carries (by default the secret set on the agents). */
+			/**
+			 * One delivery, with the query the URL carries (by default the secret set on the agents).
+			 * `held`: the node has answered, but the save waits for it (a slow process, whose save
+			 * then comes after those of deliveries that started later).
+			 */
 			async deliver(
 				body: IDataObject,
 				query: IDataObject = { secret: secret() },
+				held?: Promise<unknown>,
 			): Promise<Delivery> {
 				const workflow = load();
 				const response = {
@@ -133,6 +154,8 @@ export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
 				);
 				const result = await nodeType.webhook!.call(context);
 				assertNoSecret('The webhook answer', result);
+				if (result.workflowData && !result.noWebhookResponse) handOverRun(workflow);
+				await held;
 				save(workflow);
 				return { status: response.code, items: result.workflowData?.[0] ?? [] };
 			},
