@@ -21,8 +21,17 @@ import path from 'node:path';
 import type { Simulator } from '../../simulator/index.cts';
 import { driveCallToEnd, VOICES } from '../../simulator/index.cts';
 import { workflowIds } from './examples.cts';
-import { check, log, type N8nInstance, type Owner, sleep, writeJson } from './lib.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, INSTANT_TRIGGER_NODE_TYPE } from './shared.cts';
+import {
+	check,
+	log,
+	type N8nInstance,
+	type Owner,
+	placeSimulatorCall,
+	postJson,
+	sleep,
+	writeJson,
+} from './lib.cts';
+import { INSTANT_TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 export const INSTANT_WORKFLOW_NAME = 'test:n8n live instant trigger: Call Finished';
@@ -69,36 +78,24 @@ export async function prepareInstantTriggerWorkflow(
 	withUrl.webhook_url = PREVIOUS_URL;
 	withoutUrl.webhook_url = null;
 	const file = path.join(workDir, 'live-instant-trigger.json');
-	writeJson(file, {
-		id: 'LiveInstantTrig1',
-		name: INSTANT_WORKFLOW_NAME,
-		nodes: [
+	writeJson(
+		file,
+		triggerThenNoOp(
+			'LiveInstantTrig1',
+			INSTANT_WORKFLOW_NAME,
+			'5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b',
 			{
+				name: TRIGGER_NAME,
+				type: INSTANT_TRIGGER_NODE_TYPE,
 				parameters: {
 					events: ['callFinished'],
 					registration: 'agents',
 					agentIds: [withUrl.id, withoutUrl.id],
 				},
-				id: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b01',
-				name: TRIGGER_NAME,
-				type: INSTANT_TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
 				webhookId: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6bff',
-				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
 			},
-			{
-				parameters: {},
-				id: '5b1f0c2e-8d1a-4c7e-9a10-2f3e4d5c6b02',
-				name: 'Follow-up',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-			},
-		],
-		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	});
+		),
+	);
 	await n8n.cliOk(['import:workflow', `--input=${file}`]);
 	workflowId = (await workflowIds(n8n)).get(INSTANT_WORKFLOW_NAME) ?? '';
 	check(!!workflowId, `instant trigger workflow imported (id ${workflowId})`);
@@ -109,6 +106,10 @@ interface Emission {
 	callIds: string[];
 	startedAt: number;
 }
+
+/** A call of the agent placed on the simulator, as a workflow would place it. */
+const placeCall = (sim: Simulator, agentId: string, n: number) =>
+	placeSimulatorCall(sim, agentId, `+1415555${String(3000 + n)}`, `Instant ${n + 1}`);
 
 async function emissions(n8n: N8nInstance): Promise<Emission[]> {
 	return (await executionsOf(n8n, workflowId)).map((e) => ({
@@ -129,16 +130,6 @@ async function waitForEmissions(
 		found = await emissions(n8n);
 	}
 	return found;
-}
-
-async function post(url: string, payload: unknown): Promise<number> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(payload),
-	});
-	await response.arrayBuffer();
-	return response.status;
 }
 
 export async function runInstantTriggerTest(n8n: N8nInstance, sim: Simulator): Promise<void> {
@@ -200,12 +191,12 @@ export async function runInstantTriggerTest(n8n: N8nInstance, sim: Simulator): P
 	const first = sim.webhooks.find(
 		(w) => w.payload.call_id === placed[0] && w.payload.event === 'call_ended',
 	)!;
-	check((await post(url, first.payload)) === 200, 'a repeated call-ended event was answered');
-	await post(url, { ...first.payload, call_id: '00000000-0000-4000-8000-000000000000' });
-	await post(url, { event: 'call_ended', finished: true });
+	check((await postJson(url, first.payload)) === 200, 'a repeated call-ended event was answered');
+	await postJson(url, { ...first.payload, call_id: '00000000-0000-4000-8000-000000000000' });
+	await postJson(url, { event: 'call_ended', finished: true });
 	// out of order the other way: a call-ended posted while the call is still live, then its real end
 	const live = await placeCall(sim, withUrl.id, 5);
-	await post(url, {
+	await postJson(url, {
 		event: 'call_ended',
 		call_id: live,
 		agent_id: withUrl.id,
@@ -247,7 +238,7 @@ async function forgedAndUnchosen(
 	const payload = { event: 'call_ended', call_id: callId, finished: true };
 	const statuses = await Promise.all(
 		Array.from({ length: 30 }, (_, n) =>
-			post(String(n % 2 ? withoutSecret : wrongSecret), payload),
+			postJson(String(n % 2 ? withoutSecret : wrongSecret), payload),
 		),
 	);
 	check(
@@ -260,7 +251,7 @@ async function forgedAndUnchosen(
 	await driveCallToEnd(sim, callOfUnchosen);
 	const executionsBefore = (await emissions(n8n)).length;
 	check(
-		(await post(url, { event: 'call_ended', call_id: callOfUnchosen, finished: true })) === 200,
+		(await postJson(url, { event: 'call_ended', call_id: callOfUnchosen, finished: true })) === 200,
 		'a call-ended event of an agent not chosen, on the real URL, was answered',
 	);
 	await sleep(3_000);
@@ -302,7 +293,7 @@ export async function runInstantTriggerAcrossRestart(
 	const repeats = sim.webhooks.filter(
 		(w) => before.includes(String(w.payload.call_id)) && w.payload.event === 'call_ended',
 	);
-	const statuses = await Promise.all(repeats.map((w) => post(url, w.payload)));
+	const statuses = await Promise.all(repeats.map((w) => postJson(url, w.payload)));
 	const withinHorizon = repeats.every((w) => Date.now() - w.sentAt < 2 * 60_000);
 	for (const callId of before) await driveCallToEnd(sim, callId);
 	await driveCallToEnd(sim, live);
@@ -327,22 +318,4 @@ export async function runInstantTriggerAcrossRestart(
 		restored(),
 		`deactivation restored each agent's previous webhook URL (${withUrl.webhook_url}, ${withoutUrl.webhook_url})`,
 	);
-}
-
-async function placeCall(sim: Simulator, agentId: string, n: number): Promise<string> {
-	const from = [...sim.org.phoneNumbers.values()][0].phone_number;
-	const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
-		body: JSON.stringify({
-			agent_id: agentId,
-			from_number: from,
-			to_number: `+1415555${String(3000 + n)}`,
-			full_name: `Instant ${n + 1}`,
-		}),
-	});
-	const body = (await response.json()) as { data?: { call_id?: string } };
-	if (response.status !== 201 || !body.data?.call_id)
-		throw new Error(`placing a call answered ${response.status}`);
-	return body.data.call_id;
 }

@@ -17,6 +17,7 @@ import {
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+import type { Simulator } from '../../simulator/index.cts';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
@@ -429,6 +430,41 @@ export async function resolveAsN8nWould(
 
 // ---------------------------------------------------------------------------------------------
 // Files
+
+/** A call placed on the simulator from its first phone number; its call ID. */
+export async function placeSimulatorCall(
+	sim: Simulator,
+	agentId: string,
+	toNumber: string,
+	fullName: string,
+): Promise<string> {
+	const from = [...sim.org.phoneNumbers.values()][0].phone_number;
+	const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
+		body: JSON.stringify({
+			agent_id: agentId,
+			from_number: from,
+			to_number: toNumber,
+			full_name: fullName,
+		}),
+	});
+	const body = (await response.json()) as { data?: { call_id?: string } };
+	if (response.status !== 201 || !body.data?.call_id)
+		throw new Error(`placing a call answered ${response.status}`);
+	return body.data.call_id;
+}
+
+/** A JSON body POSTed as a webhook sender would; the answer's status (its body read and dropped). */
+export async function postJson(url: string, payload: unknown): Promise<number> {
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(payload),
+	});
+	await response.arrayBuffer();
+	return response.status;
+}
 
 export function freshDir(dir: string): string {
 	rmSync(dir, { recursive: true, force: true });

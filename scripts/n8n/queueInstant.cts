@@ -12,9 +12,9 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import path from 'node:path';
 
 import type { Simulator } from '../../simulator/index.cts';
-import { check, freePort, log, sleep, writeJson } from './lib.cts';
+import { check, freePort, log, placeSimulatorCall, postJson, sleep, writeJson } from './lib.cts';
 import type { N8nProcess, QueueN8n } from './queueCluster.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, INSTANT_TRIGGER_NODE_TYPE } from './shared.cts';
+import { INSTANT_TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 export const INSTANT_WORKFLOW_ID = 'QueueInstant0001';
@@ -79,36 +79,21 @@ export class RoundRobin {
 }
 
 export function instantWorkflow(agentId: string): Record<string, unknown> {
-	return {
-		id: INSTANT_WORKFLOW_ID,
-		name: 'test:n8n:queue instant trigger: Call Started and Call Finished',
-		nodes: [
-			{
-				parameters: {
-					events: ['callStarted', 'callFinished'],
-					registration: 'agents',
-					agentIds: [agentId],
-				},
-				id: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4e01',
-				name: TRIGGER_NAME,
-				type: INSTANT_TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				webhookId: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4eff',
-				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
+	return triggerThenNoOp(
+		INSTANT_WORKFLOW_ID,
+		'test:n8n:queue instant trigger: Call Started and Call Finished',
+		'7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4e',
+		{
+			name: TRIGGER_NAME,
+			type: INSTANT_TRIGGER_NODE_TYPE,
+			parameters: {
+				events: ['callStarted', 'callFinished'],
+				registration: 'agents',
+				agentIds: [agentId],
 			},
-			{
-				parameters: {},
-				id: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4e02',
-				name: 'Follow-up',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-			},
-		],
-		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	};
+			webhookId: '7c2e0d1a-5b4f-4e3a-9c21-0a1b2c3d4eff',
+		},
+	);
 }
 
 export function writeInstantWorkflow(workDir: string, agentId: string): string {
@@ -122,6 +107,15 @@ interface Emission {
 	recovered: boolean;
 }
 
+/** A call of the agent placed on the simulator, as a workflow would place it. */
+const placeCall = (sim: Simulator, agentId: string, n: number) =>
+	placeSimulatorCall(
+		sim,
+		agentId,
+		`+1415557${String(n).padStart(4, '0')}`,
+		`Instant queue ${n + 1}`,
+	);
+
 async function emissions(n8n: QueueN8n): Promise<Emission[]> {
 	return (await executionsOf(n8n, INSTANT_WORKFLOW_ID)).flatMap((e) =>
 		(e.items[TRIGGER_NAME] ?? []).map((item) => ({
@@ -129,34 +123,6 @@ async function emissions(n8n: QueueN8n): Promise<Emission[]> {
 			recovered: item.json.recovered === true,
 		})),
 	);
-}
-
-async function placeCall(sim: Simulator, agentId: string, n: number): Promise<string> {
-	const from = [...sim.org.phoneNumbers.values()][0].phone_number;
-	const response = await fetch(`${sim.baseUrl}/v1/calls/single-phone-call`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json', 'x-api-key': sim.apiKey },
-		body: JSON.stringify({
-			agent_id: agentId,
-			from_number: from,
-			to_number: `+1415557${String(n).padStart(4, '0')}`,
-			full_name: `Instant queue ${n + 1}`,
-		}),
-	});
-	const body = (await response.json()) as { data?: { call_id?: string } };
-	if (response.status !== 201 || !body.data?.call_id)
-		throw new Error(`placing a call answered ${response.status}`);
-	return body.data.call_id;
-}
-
-async function post(url: string, payload: unknown): Promise<number> {
-	const response = await fetch(url, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(payload),
-	});
-	await response.arrayBuffer();
-	return response.status;
 }
 
 export async function instantTriggerInQueueMode(
@@ -240,7 +206,7 @@ export async function instantTriggerInQueueMode(
 		['past the horizon', 2.5 * 60_000],
 	] as const) {
 		await sleep(wait);
-		const statuses = await Promise.all(ended.map((w) => post(url, w.payload)));
+		const statuses = await Promise.all(ended.map((w) => postJson(url, w.payload)));
 		await sleep(15_000);
 		const after = await emissions(n8n);
 		check(

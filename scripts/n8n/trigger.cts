@@ -16,7 +16,7 @@ import { driveCallToEnd, planCalls } from '../../simulator/index.cts';
 import type { WorkflowJson } from './examples.cts';
 import { workflowIds } from './examples.cts';
 import { check, log, type N8nInstance, sleep, writeJson } from './lib.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME, TRIGGER_NODE_TYPE } from './shared.cts';
+import { TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 
 export const LIVE_WORKFLOW_NAME = 'test:n8n live trigger: Call Finished';
 const TRIGGER_NAME = 'Voice Agent CRM Trigger';
@@ -36,34 +36,14 @@ export async function prepareTriggerWorkflow(
 	examples: LiveExample[],
 ): Promise<void> {
 	const file = path.join(workDir, 'live-trigger.json');
-	writeJson(file, {
-		id: 'LiveTriggerTest1',
-		name: LIVE_WORKFLOW_NAME,
-		nodes: [
-			{
-				parameters: {
-					pollTimes: { item: [{ mode: 'everyMinute' }] },
-					event: 'callFinished',
-				},
-				id: '0c6e1f9e-5d0b-4a51-9f0e-6a1d2b3c4d01',
-				name: TRIGGER_NAME,
-				type: TRIGGER_NODE_TYPE,
-				typeVersion: 1,
-				position: [0, 0],
-				credentials: { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } },
-			},
-			{
-				parameters: {},
-				id: '0c6e1f9e-5d0b-4a51-9f0e-6a1d2b3c4d02',
-				name: 'Follow-up',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [220, 0],
-			},
-		],
-		connections: { [TRIGGER_NAME]: { main: [[{ node: 'Follow-up', type: 'main', index: 0 }]] } },
-		settings: { executionOrder: 'v1' },
-	});
+	writeJson(
+		file,
+		triggerThenNoOp('LiveTriggerTest1', LIVE_WORKFLOW_NAME, '0c6e1f9e-5d0b-4a51-9f0e-6a1d2b3c4d', {
+			name: TRIGGER_NAME,
+			type: TRIGGER_NODE_TYPE,
+			parameters: { pollTimes: { item: [{ mode: 'everyMinute' }] }, event: 'callFinished' },
+		}),
+	);
 	await n8n.cliOk(['import:workflow', `--input=${file}`]);
 	liveWorkflowId = (await workflowIds(n8n)).get(LIVE_WORKFLOW_NAME) ?? '';
 	check(!!liveWorkflowId, `live trigger workflow imported (id ${liveWorkflowId})`);
