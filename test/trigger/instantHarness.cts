@@ -36,10 +36,18 @@ const WEBHOOK_ID = 'hook-1';
 
 const INSTANT_TRIGGER = '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
 
+/** What the package imports from n8n and the libraries n8n provides: loaded once, as reloading them costs a second a process. */
+const PROVIDED_MODULES = ['n8n-workflow', 'luxon', 'zod'];
+
 /** The node type as a new process loads it: a module of its own, so nothing kept in memory is shared. */
 export function freshNodeType(): INodeType {
 	let nodeType: INodeType | undefined;
+	const provided = PROVIDED_MODULES.map(
+		(name) => [name, jest.requireActual<object>(name)] as const,
+	);
 	jest.isolateModules(() => {
+		// the package's own modules are loaded again; what n8n provides is the one copy a process has
+		for (const [name, loaded] of provided) jest.doMock(name, () => loaded);
 		// a module of its own per call, which only require() loads (jest.isolateModules)
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const loaded = require(INSTANT_TRIGGER) as {
@@ -47,6 +55,7 @@ export function freshNodeType(): INodeType {
 		};
 		nodeType = new loaded.VoiceAgentCrmInstantTrigger();
 	});
+	for (const [name] of provided) jest.dontMock(name);
 	return nodeType!;
 }
 
