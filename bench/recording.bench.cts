@@ -126,7 +126,7 @@ async function measure(): Promise<void> {
 		console.error(`recording bench: rss before ${before / MIB} MiB, peak ${peak / MIB} MiB`);
 		console.log(JSON.stringify(result));
 	} finally {
-		storage.remove();
+		storage.restore();
 	}
 }
 

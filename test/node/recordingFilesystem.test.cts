@@ -25,7 +25,7 @@ describe('Call → Get: the recording in n8n filesystem binary data mode', () =>
 	afterAll(async () => {
 		await host.stop();
 		await sim.stop();
-		storage.remove();
+		storage.restore();
 	});
 
 	const filesIn = (folder: string): string[] =>
