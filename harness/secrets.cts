@@ -30,6 +30,15 @@ export function registerSecret(value: string): void {
 	}
 }
 
+/**
+ * Forgets every registered key: a test file that ends leaves no key to the next file of its part
+ * (test/parts/parts.cts), as a process of its own would. Many keys would make chance matches of
+ * 8 characters in a large random file (10 MB of base64) likely.
+ */
+export function forgetSecrets(): void {
+	windows.clear();
+}
+
 function formsOf(key: string): string[] {
 	const bytes = Buffer.from(key, 'utf8');
 	const forms = [key, encodeURIComponent(key)];
