@@ -2,8 +2,11 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test', '<rootDir>/simulator'],
-	// the dev code is TypeScript with the `.cts` extension (docs/decisions.md, "n8n's toolchain")
-	testMatch: ['**/*.test.cts'],
+	// the dev code is TypeScript with the `.cts` extension (docs/decisions.md, "n8n's toolchain");
+	// the test files run in a few parts, each part's files in one module registry
+	// (test/parts/parts.cts), unless JEST_EACH_FILE=1 asks for jest's file by file
+	testMatch:
+		process.env.JEST_EACH_FILE === '1' ? ['**/*.test.cts'] : ['<rootDir>/test/parts/*.part.cts'],
 	// jest's default list, with .cts
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
 	// transpiled file by file (tsconfig.dev.json's isolatedModules): `npm run typecheck` checks the

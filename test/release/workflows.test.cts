@@ -156,7 +156,7 @@ describe('.github/workflows/publish.yml', () => {
 		const run = commands(flow);
 		const at = (command: string) => run.indexOf(command);
 		expect(at('npm install --no-audit --no-fund')).toBeGreaterThan(-1);
-		expect(at('npx jest test/release test/lint')).toBeGreaterThan(
+		expect(at('JEST_EACH_FILE=1 npx jest test/release test/lint')).toBeGreaterThan(
 			at('npm install --no-audit --no-fund'),
 		);
 		expect(run[run.length - 1]).toBe('npm run release');
