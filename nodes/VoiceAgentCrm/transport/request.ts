@@ -146,6 +146,12 @@ function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions
 	}
 }
 
+/** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
+function wasStopped(context: ApiContext): boolean {
+	const functions = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return functions.getExecutionCancelSignal?.()?.aborted === true;
+}
+
 /** Whether the request may be sent again after it may have taken effect. */
 function isRepeatable(endpoint: Endpoint, options: RequestOptions): boolean {
 	return (
@@ -275,7 +281,11 @@ export async function apiRequest<T = unknown>(
 	noteAttempt(this, endpoint, itemIndex);
 
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
-		if (!mayRepeat(endpoint, failure, options) || ++transientTries >= RETRY_LIMITS.transientTries)
+		if (
+			wasStopped(this) ||
+			!mayRepeat(endpoint, failure, options) ||
+			++transientTries >= RETRY_LIMITS.transientTries
+		)
 			return false;
 		await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
 		repeatedAfterUncertainAttempt ||= mayHaveTakenEffect(endpoint, failure);
