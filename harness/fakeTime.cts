@@ -97,3 +97,13 @@ export function installFakeTime(): FakeTime {
 		uninstall: () => clock.uninstall(),
 	};
 }
+
+/** `work` run on fake time from start to end: its repeats' backoffs and paced turns pass at once. */
+export async function onFakeTime<T>(work: () => Promise<T>): Promise<T> {
+	const time = installFakeTime();
+	try {
+		return await time.runUntilSettled(work());
+	} finally {
+		time.uninstall();
+	}
+}

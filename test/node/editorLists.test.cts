@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { closedAddress } from '../../harness/addresses.cts';
 import { runNode } from '../../harness/engine.cts';
 import { listSearch, loadOptions } from '../../harness/editorLists.cts';
+import { onFakeTime } from '../../harness/fakeTime.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 
 const rl = (value: string, mode = 'list') => ({ __rl: true, mode, value });
@@ -27,7 +28,8 @@ describe("The editor's lists (list searches and option loaders)", () => {
 		});
 
 	beforeEach(async () => {
-		sim = await startSimulator();
+		// budgets are not what these tests are about: the node's pacing would wait in real time
+		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
 	});
 	afterEach(() => sim.stop());
 
@@ -72,9 +74,10 @@ describe("The editor's lists (list searches and option loaders)", () => {
 		expect((failure as Error).message).toMatch(
 			/^The API rejected the request as invalid\. .*\(HTTP 400\) GET \/v1\/waba\/templates answered 400\. The API said: "Invalid channel type.*"\.$/,
 		);
-		const refused = await listSearch(
-			{ apiKey: sim.apiKey, baseUrl: await closedAddress() },
-			'searchCalls',
+		const closed = await closedAddress();
+		// the transport tries a refused connection three times, its backoffs on fake time
+		const refused = await onFakeTime(() =>
+			listSearch({ apiKey: sim.apiKey, baseUrl: closed }, 'searchCalls'),
 		).catch((error: unknown) => error);
 		expect(refused).toBeInstanceOf(NodeOperationError);
 		expect((refused as Error).message).toMatch(

@@ -10,7 +10,7 @@ import {
 	TestNodeTypes,
 } from '../../harness/nodeTypes.cts';
 import { assertNoSecret, registerSecret } from '../../harness/secrets.cts';
-import { installFakeTime } from '../../harness/fakeTime.cts';
+import { onFakeTime } from '../../harness/fakeTime.cts';
 import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
 import {
 	contactByEmail,
@@ -66,15 +66,6 @@ describe('Event → Send from a file, through the engine against the simulator',
 			binary: files,
 			...extra,
 		});
-	};
-	/** A run whose repeats wait their backoff on a fake clock, so that they pass without waiting. */
-	const onFakeTime = async <T,>(work: () => Promise<T>): Promise<T> => {
-		const time = installFakeTime();
-		try {
-			return await time.runUntilSettled(work());
-		} finally {
-			time.uninstall();
-		}
 	};
 	const storedWith = (prefix: string) =>
 		storedEvents(sim.org).filter((event) => {
@@ -271,7 +262,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 			fault: { drop: true, afterHandling: true },
 		});
 		const before = posts();
-		const { items, error } = await run(fileItem(purchases('lost', 300)));
+		const { items, error } = await onFakeTime(() => run(fileItem(purchases('lost', 300))));
 		expect(error).toBeUndefined();
 		expect(posts() - before).toBe(4);
 		expect(items[0].json.summary).toMatchObject({

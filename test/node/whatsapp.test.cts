@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import { onFakeTime } from '../../harness/fakeTime.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import type { Channel, Contact, Message, Thread } from '../../simulator/index.cts';
 
@@ -20,7 +21,8 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 	const storedMessage = (id: unknown): Message | undefined => sim.org.messages.get(String(id));
 
 	beforeEach(async () => {
-		sim = await startSimulator();
+		// budgets are not what these tests are about: the node's pacing would wait in real time
+		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
 		waba = [...sim.org.channels.values()].find((c) => c.type === 'WABA')!;
 		maria = [...sim.org.contacts.values()].find((c) => c.phone_number === '+34600000001')!;
 		john = [...sim.org.contacts.values()].find((c) => c.phone_number === '+14155550123')!;
@@ -78,12 +80,15 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 				},
 			});
 			const before = sim.org.messages.size;
-			const { items, error } = await run({
-				resource: 'whatsapp',
-				operation: 'sendMessage',
-				...to(maria),
-				content: 'Second try works',
-			});
+			// the repeat's backoff on fake time
+			const { items, error } = await onFakeTime(() =>
+				run({
+					resource: 'whatsapp',
+					operation: 'sendMessage',
+					...to(maria),
+					content: 'Second try works',
+				}),
+			);
 			expect(error).toBeUndefined();
 			expect(sim.requestsTo('POST', '/v1/waba/send-message')).toHaveLength(2);
 			expect(sim.org.messages.size).toBe(before + 1);
@@ -441,14 +446,16 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 		it('repeats a 502 once and stores one message', async () => {
 			sim.faults.inject({ method: 'POST', path: '/v1/waba/send-media', fault: { status: 502 } });
 			const before = sim.org.messages.size;
-			const { error } = await run({
-				resource: 'whatsapp',
-				operation: 'sendMedia',
-				...to(maria),
-				mediaType: 'image',
-				mediaSource: 'url',
-				mediaUrl: 'https://cdn.example.com/a.jpg',
-			});
+			const { error } = await onFakeTime(() =>
+				run({
+					resource: 'whatsapp',
+					operation: 'sendMedia',
+					...to(maria),
+					mediaType: 'image',
+					mediaSource: 'url',
+					mediaUrl: 'https://cdn.example.com/a.jpg',
+				}),
+			);
 			expect(error).toBeUndefined();
 			expect(sim.requestsTo('POST', '/v1/waba/send-media')).toHaveLength(2);
 			expect(sim.org.messages.size).toBe(before + 1);
