@@ -88,7 +88,8 @@ describe.each(PLACE_OPERATIONS)(
 			let sim: Simulator;
 			let execution: WaitingExecution | undefined;
 			beforeEach(async () => {
-				sim = await startSimulator();
+				// budgets are not what these tests are about: the node's pacing would wait in real time
+				sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
 			});
 			afterEach(async () => {
 				await execution?.stop();
