@@ -76,18 +76,28 @@ class TestItems implements INodeType {
 	}
 }
 
+let loaded: Record<string, INodeType> | undefined;
+
+/**
+ * One instance of each node type for the whole process, as n8n loads them once at start: the
+ * action node builds its description of 35 operations when it is made.
+ */
+function loadedNodeTypes(): Record<string, INodeType> {
+	loaded ??= {
+		[ACTION_NODE]: new VoiceAgentCrm(),
+		[TRIGGER_NODE]: new VoiceAgentCrmTrigger(),
+		[INSTANT_TRIGGER_NODE]: new VoiceAgentCrmInstantTrigger(),
+		[MANUAL_TRIGGER]: new ManualTrigger(),
+		[TEST_ITEMS]: new TestItems(),
+	};
+	return loaded;
+}
+
 export class TestNodeTypes implements INodeTypes {
 	private readonly types: Record<string, INodeType>;
 
 	constructor(extra: Record<string, INodeType> = {}) {
-		this.types = {
-			[ACTION_NODE]: new VoiceAgentCrm(),
-			[TRIGGER_NODE]: new VoiceAgentCrmTrigger(),
-			[INSTANT_TRIGGER_NODE]: new VoiceAgentCrmInstantTrigger(),
-			[MANUAL_TRIGGER]: new ManualTrigger(),
-			[TEST_ITEMS]: new TestItems(),
-			...extra,
-		};
+		this.types = { ...loadedNodeTypes(), ...extra };
 	}
 
 	getByName(nodeType: string): INodeType | IVersionedNodeType {
