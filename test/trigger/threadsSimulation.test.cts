@@ -177,41 +177,75 @@ describe('Thread Changed with changes racing the polls', () => {
 		expect(statusItems.length).toBeGreaterThan(500);
 		expect(updateItems.length).toBeGreaterThan(statusItems.length);
 
+		// every broken link named, checked in one assertion (thousands of expect calls cost seconds)
+		const broken: string[] = [];
+		const check = (ok: boolean, thread: string, what: string) => {
+			if (!ok) broken.push(`${thread}: ${what}`);
+		};
+		const changesOf = (items: IDataObject[]) => {
+			const byThread = new Map<string, Array<{ before: Seen | null; after: Seen }>>();
+			for (const item of items) {
+				const chain = byThread.get(String(item.id)) ?? [];
+				chain.push(item.change as { before: Seen | null; after: Seen });
+				byThread.set(String(item.id), chain);
+			}
+			return byThread;
+		};
+		const statusChanges = changesOf(statusItems);
+		const updateChanges = changesOf(updateItems);
 		for (const thread of threads()) {
 			const final = stateOf(thread);
 			const start = initial.get(thread.id) ?? null;
 
 			// status and assignment: a chain of real changes from the activation state to the final one
-			const chain = statusItems
-				.filter((i) => i.id === thread.id)
-				.map((i) => i.change as { before: Seen | null; after: Seen });
 			let at = start;
-			for (const link of chain) {
-				if (at === null) expect(link.before).toBeNull();
+			for (const link of statusChanges.get(thread.id) ?? []) {
+				if (at === null) check(link.before === null, thread.id, 'a first change with a before');
 				else {
-					expect(link.before?.status).toBe(at.status);
-					expect(sameAssignment(link.before!, at)).toBe(true);
-					expect(link.after.status !== at.status || !sameAssignment(link.after, at)).toBe(true);
+					check(
+						link.before !== null &&
+							link.before.status === at.status &&
+							sameAssignment(link.before, at),
+						thread.id,
+						`a change whose before is not the previous after (${JSON.stringify(link)})`,
+					);
+					check(
+						link.after.status !== at.status || !sameAssignment(link.after, at),
+						thread.id,
+						`a change that changes nothing (${JSON.stringify(link)})`,
+					);
 				}
 				at = link.after;
 			}
-			if (at === null) expect(start).toBeNull();
-			else {
-				expect(at.status).toBe(final.status);
-				expect(sameAssignment(at, final)).toBe(true);
-			}
+			if (at === null) check(start === null, thread.id, 'no change although it changed');
+			else
+				check(
+					at.status === final.status && sameAssignment(at, final),
+					thread.id,
+					`the last change does not end at the final state (${JSON.stringify(at)})`,
+				);
 
 			// any update: a chain of strictly later versions ending at the final updated_at
-			const updates = updateItems
-				.filter((i) => i.id === thread.id)
-				.map((i) => i.change as { before: Seen | null; after: Seen });
 			let version = start;
-			for (const link of updates) {
-				expect(link.before?.updated_at ?? null).toBe(version?.updated_at ?? null);
-				expect(link.after.updated_at >= (version?.updated_at ?? '')).toBe(true);
+			for (const link of updateChanges.get(thread.id) ?? []) {
+				check(
+					(link.before?.updated_at ?? null) === (version?.updated_at ?? null),
+					thread.id,
+					`an update whose before is not the previous version (${JSON.stringify(link)})`,
+				);
+				check(
+					link.after.updated_at >= (version?.updated_at ?? ''),
+					thread.id,
+					`an update going back in time (${JSON.stringify(link)})`,
+				);
 				version = link.after;
 			}
-			expect(version?.updated_at).toBe(final.updated_at);
+			check(
+				version?.updated_at === final.updated_at,
+				thread.id,
+				'the last update is not the final version',
+			);
 		}
+		expect(broken).toEqual([]);
 	}, 60_000);
 });
