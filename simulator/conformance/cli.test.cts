@@ -7,10 +7,10 @@ import { timingsFrom } from '../cli.cts';
 
 const root = path.resolve(__dirname, '../..');
 
-/** Start `npm run simulator`'s program and collect the credential lines it prints. */
+/** Start `npm run simulator`'s program and collect the credential lines it prints, and all it prints. */
 function startCli(
 	args: string[] = [],
-): Promise<{ child: ChildProcess; lines: Record<string, string> }> {
+): Promise<{ child: ChildProcess; lines: Record<string, string>; out: string }> {
 	const child = spawn(
 		path.join(root, 'node_modules/.bin/ts-node'),
 		['--transpile-only', 'simulator/cli.cts', ...args],
@@ -29,7 +29,8 @@ function startCli(
 					.filter((l) => /^\w+=/.test(l))
 					.map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
 			);
-			if (lines.base_url && lines.api_key) resolve({ child, lines });
+			if (lines.base_url && lines.api_key && out.includes('Ctrl+C stops the simulator'))
+				resolve({ child, lines, out });
 		});
 		child.on('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
 	});
@@ -64,18 +65,10 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 		expect(() => timingsFrom({ talk: '-1' })).toThrow('--talk takes a number of seconds');
 	});
 
-	it('a call placed with short timings runs its whole life cycle and sends its webhooks with no further request', async () => {
-		const received: string[] = [];
-		const receiver = http.createServer((req, res) => {
-			let text = '';
-			req.on('data', (chunk) => (text += chunk));
-			req.on('end', () => {
-				received.push((JSON.parse(text) as { event: string }).event);
-				res.end('ok');
-			});
-		});
-		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-		const timings = [
+	/** One simulator with short call timings and an events budget of 2 a minute, for the tests below. */
+	let cli: Awaited<ReturnType<typeof startCli>>;
+	beforeAll(async () => {
+		cli = await startCli([
 			'--queue',
 			'0.1',
 			'--ring',
@@ -88,8 +81,24 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 			'0.1',
 			'--analysis-delay',
 			'0.3',
-		];
-		const { child, lines } = await startCli(timings);
+			'--events-limit',
+			'2',
+		]);
+	});
+	afterAll(() => cli.child.kill('SIGTERM'));
+
+	it('a call placed with short timings runs its whole life cycle and sends its webhooks with no further request', async () => {
+		const received: string[] = [];
+		const receiver = http.createServer((req, res) => {
+			let text = '';
+			req.on('data', (chunk) => (text += chunk));
+			req.on('end', () => {
+				received.push((JSON.parse(text) as { event: string }).event);
+				res.end('ok');
+			});
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const { lines } = cli;
 		try {
 			const headers = { 'x-api-key': lines.api_key, 'content-type': 'application/json' };
 			const agents = (await (await fetch(`${lines.base_url}/v1/agents`, { headers })).json()) as {
@@ -112,8 +121,24 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 				await new Promise((resolve) => setTimeout(resolve, 100));
 			expect(received).toEqual(['call_started', 'call_ended', 'transcript_ready']);
 		} finally {
-			child.kill('SIGTERM');
 			await new Promise<void>((resolve) => receiver.close(() => resolve()));
 		}
+	});
+
+	it('answers the events endpoint with the budget given on the command line', async () => {
+		const { lines, out } = cli;
+		expect(out).toContain('requests per minute: events 2, anonymous-events 20, ip 600');
+		const send = () =>
+			fetch(`${lines.base_url}/v1/events`, {
+				method: 'POST',
+				headers: { 'x-api-key': lines.api_key, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					events: [{ event_name: 'cli_budget', contact: { email: 'cli@example.com' } }],
+				}),
+			});
+		const first = await send();
+		expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+		await send();
+		expect((await send()).status).toBe(429);
 	});
 });
