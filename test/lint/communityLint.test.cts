@@ -30,27 +30,40 @@ const PROBES: Record<string, string> = {
 
 type Findings = Record<string, string[]>;
 
-/** The rules (or, for a file no config block matches, the message) each probe gets from `config`. */
-function lint(probes: string, config: string, files: string[]): Findings {
-	let output: string;
-	try {
-		output = execFileSync(
-			path.join(root, 'node_modules/.bin/eslint'),
-			['-c', path.join(root, config), '--format', 'json', ...files],
-			{ cwd: probes, encoding: 'utf8' },
-		);
-	} catch (error) {
-		output = String((error as { stdout?: string }).stdout);
-	}
-	const results = JSON.parse(output) as Array<{
-		filePath: string;
-		messages: Array<{ ruleId: string | null; message: string }>;
-	}>;
-	return Object.fromEntries(
-		results.map((result) => [
-			path.relative(probes, result.filePath),
-			result.messages.map((message) => message.ruleId ?? message.message),
-		]),
+/**
+ * ESLint run once over several configs (`-c` of each, as the lint scripts give it): one process, so
+ * that ESLint and TypeScript load once, not once a config.
+ */
+const LINT_EACH_CONFIG = `
+import { ESLint } from 'eslint';
+const results = [];
+for (const { config, files } of JSON.parse(process.argv[1]))
+	results.push(await new ESLint({ overrideConfigFile: config }).lintFiles(files));
+process.stdout.write(JSON.stringify(results));
+`;
+
+/** The rules (or, for a file no config block matches, the message) each probe gets from each config. */
+function lint(probes: string, runs: Array<{ config: string; files: string[] }>): Findings[] {
+	const output = execFileSync(
+		process.execPath,
+		[
+			'--input-type=module',
+			'-e',
+			LINT_EACH_CONFIG,
+			JSON.stringify(runs.map(({ config, files }) => ({ config: path.join(root, config), files }))),
+		],
+		{ cwd: probes, encoding: 'utf8' },
+	);
+	const results = JSON.parse(output) as Array<
+		Array<{ filePath: string; messages: Array<{ ruleId: string | null; message: string }> }>
+	>;
+	return results.map((run) =>
+		Object.fromEntries(
+			run.map((result) => [
+				path.relative(probes, result.filePath),
+				result.messages.map((message) => message.ruleId ?? message.message),
+			]),
+		),
 	);
 }
 
@@ -69,9 +82,11 @@ beforeAll(() => {
 	}
 	const nodeFiles = Object.keys(PROBES).filter((file) => file.startsWith('nodes/'));
 	const devFiles = Object.keys(PROBES).filter((file) => !file.startsWith('nodes/'));
-	stock = lint(probes, 'eslint.config.mjs', [...nodeFiles, 'test/Probe.cts']);
-	scanner = lint(probes, 'eslint.scanner.config.mjs', nodeFiles);
-	dev = lint(probes, 'eslint.dev.config.mjs', devFiles);
+	[stock, scanner, dev] = lint(probes, [
+		{ config: 'eslint.config.mjs', files: [...nodeFiles, 'test/Probe.cts'] },
+		{ config: 'eslint.scanner.config.mjs', files: nodeFiles },
+		{ config: 'eslint.dev.config.mjs', files: devFiles },
+	]);
 }, 120_000);
 
 afterAll(() => rmSync(probes, { recursive: true, force: true }));
