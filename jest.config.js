@@ -17,7 +17,7 @@ module.exports = {
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.cts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
-	// the engine and the simulator share one process per file; two cores in CI
+	// the engine and the simulator share one process per part; two cores in CI
 	maxWorkers: 2,
 	// In jest's sandbox (a vm context) every read of a global goes through a slow lookup: the key
 	// scan's `Math.imul` loop ran 13 times slower than in node, so that the 100,000-call state bound
