@@ -9,10 +9,10 @@ module.exports = {
 		process.env.JEST_EACH_FILE === '1' ? ['**/*.test.cts'] : ['<rootDir>/test/parts/*.part.cts'],
 	// jest's default list, with .cts
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
-	// transpiled file by file (tsconfig.dev.json's isolatedModules): `npm run typecheck` checks the
-	// types of everything once, so each test file does not type-check the package and harness again
+	// types stripped file by file (sucrase, test/setup/transform.js): `npm run typecheck` checks the
+	// types of everything once, so each part does not type-check the package and harness again
 	transform: {
-		'^.+\\.c?ts$': ['ts-jest', { tsconfig: 'tsconfig.dev.json' }],
+		'^.+\\.c?ts$': '<rootDir>/test/setup/transform.js',
 	},
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.cts'],
