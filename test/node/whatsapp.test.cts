@@ -359,16 +359,18 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 	});
 
 	describe('Send Media', () => {
+		/** An image by its public URL to Maria. */
+		const imageByUrl = () => ({
+			resource: 'whatsapp',
+			operation: 'sendMedia',
+			...to(maria),
+			mediaType: 'image',
+			mediaSource: 'url',
+			mediaUrl: 'https://cdn.example.com/a.jpg',
+		});
+
 		it('sends a public URL; the simulator stores the media', async () => {
-			const { items, error } = await run({
-				resource: 'whatsapp',
-				operation: 'sendMedia',
-				...to(maria),
-				mediaType: 'image',
-				mediaSource: 'url',
-				mediaUrl: 'https://cdn.example.com/a.jpg',
-				caption: 'The new model',
-			});
+			const { items, error } = await run({ ...imageByUrl(), caption: 'The new model' });
 			expect(error).toBeUndefined();
 			expect(items[0].json.media_url).toBe('https://cdn.example.com/a.jpg');
 			expect(storedMessage(items[0].json.message_id)).toMatchObject({
@@ -446,16 +448,7 @@ describe('WhatsApp (WABA) sends through the engine', () => {
 		it('repeats a 502 once and stores one message', async () => {
 			sim.faults.inject({ method: 'POST', path: '/v1/waba/send-media', fault: { status: 502 } });
 			const before = sim.org.messages.size;
-			const { error } = await onFakeTime(() =>
-				run({
-					resource: 'whatsapp',
-					operation: 'sendMedia',
-					...to(maria),
-					mediaType: 'image',
-					mediaSource: 'url',
-					mediaUrl: 'https://cdn.example.com/a.jpg',
-				}),
-			);
+			const { error } = await onFakeTime(() => run(imageByUrl()));
 			expect(error).toBeUndefined();
 			expect(sim.requestsTo('POST', '/v1/waba/send-media')).toHaveLength(2);
 			expect(sim.org.messages.size).toBe(before + 1);
