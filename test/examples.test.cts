@@ -27,8 +27,7 @@ import {
 import { runWorkflow, type CredentialData, type WorkflowJson } from '../harness/engine.cts';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
-import { driveCallToEnd } from '../simulator/index.cts';
-import { MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
+import { driveCallToEnd, MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
 
 /**
  * Every workflow of `examples/` runs unchanged through n8n's engine against the simulator, and does

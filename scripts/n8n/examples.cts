@@ -11,8 +11,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Simulator } from '../../simulator/index.cts';
-import { storedEvents } from '../../simulator/index.cts';
-import { VOICES } from '../../simulator/index.cts';
+import { storedEvents, VOICES } from '../../simulator/index.cts';
 import {
 	check,
 	log,

@@ -1,10 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { insertContacts } from '../../simulator/index.cts';
-import { tagContact } from '../../simulator/index.cts';
-import type { Contact } from '../../simulator/index.cts';
+import { startSimulator, insertContacts, tagContact } from '../../simulator/index.cts';
+import type { Contact, Simulator } from '../../simulator/index.cts';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

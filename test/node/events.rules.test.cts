@@ -6,8 +6,10 @@ import {
 	normalizeEventName,
 } from '../../nodes/VoiceAgentCrm/actions/event/rules';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { simulatorRequest } from '../../simulator/index.cts';
-import { normalizeEventName as simulatorNormalize } from '../../simulator/index.cts';
+import {
+	simulatorRequest,
+	normalizeEventName as simulatorNormalize,
+} from '../../simulator/index.cts';
 
 /**
  * The node's reading of the reference's event rules against the simulator's, written apart on

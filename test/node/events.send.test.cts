@@ -3,8 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { addContact } from '../../simulator/index.cts';
-import { storedEvents } from '../../simulator/index.cts';
+import { addContact, storedEvents } from '../../simulator/index.cts';
 
 /** The test rows' fields mapped field by field with expressions, and the same read automatically. */
 const MAPPED_FIELD_BY_FIELD: INodeParameters = {

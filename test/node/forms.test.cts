@@ -65,7 +65,7 @@ describe('The operation list', () => {
 	it('shows a subtitle a person reads on the canvas ("Call: Place AI Call")', () => {
 		const subtitle = new VoiceAgentCrm().description.subtitle!;
 		const expression = /^=\{\{([\s\S]*)\}\}$/.exec(subtitle)![1];
-		// eslint-disable-next-line @typescript-eslint/no-implied-eval
+
 		const evaluate = new Function('$parameter', `return ${expression}`) as (
 			$parameter: INodeParameters,
 		) => string;

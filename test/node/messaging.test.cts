@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import type { Channel, Contact, Thread } from '../../simulator/index.cts';
+import { startSimulator } from '../../simulator/index.cts';
+import type { Channel, Contact, Thread, Simulator } from '../../simulator/index.cts';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

@@ -4,8 +4,8 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { onFakeTime } from '../../harness/fakeTime.cts';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import type { Channel, Contact, Message, Thread } from '../../simulator/index.cts';
+import { startSimulator } from '../../simulator/index.cts';
+import type { Channel, Contact, Message, Thread, Simulator } from '../../simulator/index.cts';
 
 const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 

@@ -2,8 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { insertCall } from '../../simulator/index.cts';
-import { MAIN_ORG_IDS } from '../../simulator/index.cts';
+import { insertCall, MAIN_ORG_IDS } from '../../simulator/index.cts';
 import { generateBadInputs, type BadInputCase, type Samples } from './badInputs.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 

@@ -9,8 +9,7 @@ import { runNode } from '../../harness/engine.cts';
 import { installFakeTime } from '../../harness/fakeTime.cts';
 import { pollingTrigger } from '../../harness/poll.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { insertCall, planCalls } from '../../simulator/index.cts';
-import { storedEvents } from '../../simulator/index.cts';
+import { insertCall, planCalls, storedEvents } from '../../simulator/index.cts';
 import {
 	expectedOutcome,
 	FAULTS,

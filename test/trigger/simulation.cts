@@ -3,11 +3,8 @@ import {
 	isFinishedPhase,
 	planCalls,
 	startCallLifecycle,
-	type CallPlan,
-	type CallResult,
 } from '../../simulator/index.cts';
-import type { Simulator } from '../../simulator/index.cts';
-import type { Call } from '../../simulator/index.cts';
+import type { Simulator, CallPlan, CallResult, Call } from '../../simulator/index.cts';
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing run can be replayed. */
 export function randomSource(seed: number): () => number {

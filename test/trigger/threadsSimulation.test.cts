@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import type { Thread } from '../../simulator/index.cts';
+import { startSimulator } from '../../simulator/index.cts';
+import type { Thread, Simulator } from '../../simulator/index.cts';
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
 import { beforeNthRequest, pick, randomSource } from './simulation.cts';
