@@ -1,4 +1,5 @@
 import actionCodex from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node.json';
+import instantTriggerCodex from '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node.json';
 import triggerCodex from '../../nodes/VoiceAgentCrmTrigger/VoiceAgentCrmTrigger.node.json';
 
 /**
@@ -9,6 +10,7 @@ describe('codex files keep the nodes findable in the editor', () => {
 	it.each([
 		['Voice Agent CRM', actionCodex, 'Place AI Call'],
 		['Voice Agent CRM Trigger', triggerCodex, 'Call finished'],
+		['Voice Agent CRM Instant Trigger', instantTriggerCodex, 'Call webhook'],
 	])('%s: no "AI" category, and an alias users search for', (_name, codex, alias) => {
 		expect(codex.categories).not.toContain('AI');
 		expect(codex.alias).toContain(alias);
