@@ -93,6 +93,7 @@ export class BatchSender {
 				// a batch is repeated after a 5xx or a dropped connection only if no event can be stored twice
 				repeatSafe: batch.rows.every((entry) => typeof entry.event.event_id === 'string'),
 				anonymous: batch.anonymous,
+				asBytes: true,
 				itemIndex,
 				onAttempt: () => sink.requests++,
 			});
