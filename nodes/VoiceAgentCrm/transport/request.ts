@@ -67,6 +67,12 @@ export interface RequestOptions {
 	anonymous?: boolean;
 	/** Called as each attempt is sent (repeats and 429s included), for callers that count requests. */
 	onAttempt?: () => void;
+	/**
+	 * Event batches: the body sent and the answer read as JSON bytes (a Buffer), not as objects. n8n
+	 * keeps what a request refers to until its next full garbage collection; as bytes, a batch of
+	 * 100 events and its 100 results stay out of the JavaScript heap (docs/performance.md).
+	 */
+	asBytes?: boolean;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -117,7 +123,8 @@ async function connectionOf(
 	return { baseUrl, keys: keyRemover(apiKey, baseUrl) };
 }
 
-function parseBody(body: unknown): { parsed: unknown; malformed: boolean } {
+function parseBody(raw: unknown): { parsed: unknown; malformed: boolean } {
+	const body = Buffer.isBuffer(raw) ? raw.toString('utf8') : raw;
 	if (typeof body !== 'string') return { parsed: body, malformed: false };
 	if (!body.trim()) return { parsed: undefined, malformed: false };
 	try {
@@ -255,7 +262,13 @@ export async function apiRequest<T = unknown>(
 		method: endpoint.method,
 		url: `${baseUrl}${endpointPath(name, options.params)}`,
 		qs: options.query,
-		body: options.body,
+		...(options.asBytes === true && options.body
+			? {
+					body: Buffer.from(JSON.stringify(options.body), 'utf8'),
+					headers: { 'content-type': 'application/json' },
+					encoding: 'arraybuffer' as const,
+				}
+			: { body: options.body }),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
