@@ -1,6 +1,5 @@
 import { runNode } from '../harness/engine.cts';
-import { startSimulator } from '../simulator/index.cts';
-import { insertContacts } from '../simulator/index.cts';
+import { startSimulator, insertContacts } from '../simulator/index.cts';
 
 const CONTACTS = 25_000;
 
