@@ -1,23 +1,33 @@
-/** @type {import('jest').Config} */
+/**
+ * Jest as a jest user runs it: `npx jest <file>`, `--watch`, `--findRelatedTests <source>` run test
+ * files one by one, each in its own module registry. `npm test` runs the whole suite in parts
+ * instead (`test/parts/jest.config.js`), where one registry serves a part's files.
+ *
+ * @type {import('jest').Config}
+ */
 module.exports = {
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test', '<rootDir>/simulator'],
-	// the dev code is TypeScript with the `.cts` extension (docs/decisions.md, "n8n's toolchain");
-	// the test files run in a few parts, each part's files in one module registry
-	// (test/parts/parts.cts), unless JEST_EACH_FILE=1 asks for jest's file by file
-	testMatch:
-		process.env.JEST_EACH_FILE === '1' ? ['**/*.test.cts'] : ['<rootDir>/test/parts/*.part.cts'],
+	// jest's Node environment, failing a test file that leaves fake timers or n8n's binary data
+	// mode behind (test/setup/environment.js)
+	testEnvironment: '<rootDir>/test/setup/environment.js',
+	// the sources too, so that --findRelatedTests and --watch follow a change in nodes/ or harness/
+	// to the tests that import it
+	roots: ['<rootDir>/test', '<rootDir>/simulator', '<rootDir>/nodes', '<rootDir>/harness'],
+	// the dev code is TypeScript with the `.cts` extension (docs/decisions.md, "n8n's toolchain")
+	testMatch: ['**/*.test.cts'],
+	// what the real-n8n suites and the recipe leave in test/.tmp is not the suite's
+	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/.tmp/'],
+	watchPathIgnorePatterns: ['<rootDir>/test/.tmp/'],
 	// jest's default list, with .cts
 	moduleFileExtensions: ['js', 'mjs', 'cjs', 'jsx', 'ts', 'cts', 'tsx', 'json', 'node'],
 	// types stripped file by file (sucrase, test/setup/transform.js): `npm run typecheck` checks the
-	// types of everything once, so each part does not type-check the package and harness again
+	// types of everything once, so each test file does not type-check the package and harness again
 	transform: {
 		'^.+\\.c?ts$': '<rootDir>/test/setup/transform.js',
 	},
 	testTimeout: 60_000,
 	setupFilesAfterEnv: ['<rootDir>/test/setup/secretScan.cts'],
 	reporters: ['default', '<rootDir>/test/setup/summaryReporter.js'],
-	// the engine and the simulator share one process per part; two cores in CI
+	// the engine and the simulator share one process; two cores in CI
 	maxWorkers: 2,
 	// In jest's sandbox (a vm context) every read of a global goes through a slow lookup: the key
 	// scan's `Math.imul` loop ran 13 times slower than in node, so that the 100,000-call state bound

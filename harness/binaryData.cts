@@ -4,6 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { openChange } from './openChanges.cts';
+
 /** The part of n8n-core's BinaryDataService that selects where binary data goes. */
 interface ConfigurableBinaryData {
 	config: { mode: string; localStoragePath: string };
@@ -36,12 +38,12 @@ export async function useFilesystemBinaryData(): Promise<{
 	return {
 		folder,
 		// the state before: in n8n-core 2.38.7 no manager at all is the in-memory mode
-		restore() {
+		restore: openChange('n8n binary data in filesystem mode (useFilesystemBinaryData)', () => {
 			Object.assign(service.config, previous.config);
 			service.mode = previous.mode;
 			service.managers = previous.managers;
 			rmSync(folder, { recursive: true, force: true });
-		},
+		}),
 	};
 }
 

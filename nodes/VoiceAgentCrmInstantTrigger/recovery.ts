@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 
 import { emissionKey } from './claims';
 import { needsOwnRead, readCall } from '../VoiceAgentCrm/shared/callTrigger/record';
-import { apiRequest } from '../VoiceAgentCrm/transport/request';
+import { readPage } from '../VoiceAgentCrm/transport/paging';
 import {
 	callIsWanted,
 	eventItem,
@@ -61,12 +61,12 @@ export async function recoveredItems(
 	// taken before the request: a delivery to another process meanwhile does not sweep too
 	staticData.sweptAt = judge.now;
 	const activeSince = staticData.activeSince;
-	const query: IDataObject = { limit: SWEEP_CALLS, offset: 0 };
+	const query: IDataObject = {};
 	if (judge.agents.length === 1) query.agent_id = judge.agents[0];
 	else if (!judge.agents.length && judge.settings.agentId) query.agent_id = judge.settings.agentId;
-	let payload: unknown;
+	let records: IDataObject[];
 	try {
-		({ payload } = await apiRequest.call(context, 'listCalls', { query }));
+		({ records } = await readPage.call(context, 'listCalls', { query, size: SWEEP_CALLS }));
 	} catch {
 		// the service is unreachable or refused the list: the next delivery sweeps again
 		staticData.sweptAt = last;
@@ -76,8 +76,7 @@ export async function recoveredItems(
 	const seen = new Set<string>();
 	const items: INodeExecutionData[] = [];
 	// the list is newest first: emitted in the order the calls were made
-	const calls = ((Array.isArray(payload) ? payload : []) as IDataObject[]).reverse();
-	for (const listed of calls) {
+	for (const listed of records.reverse()) {
 		const callId = String(listed.id);
 		const due = judge.events.filter((event) => {
 			const at = eventTime(listed, event);

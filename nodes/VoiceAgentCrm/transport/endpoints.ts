@@ -125,8 +125,8 @@ const read = (
 	failure: {},
 });
 
-/** A list read page by page. */
-const paged = (endpoint: Endpoint): Endpoint => ({ ...endpoint, pages: true });
+/** A list read page by page: only the pager (`paging.ts`) sends its requests. */
+const paged = (endpoint: Endpoint): Endpoint & { pages: true } => ({ ...endpoint, pages: true });
 
 export const ENDPOINTS = {
 	// Agents
@@ -376,6 +376,14 @@ export const ENDPOINTS = {
 } satisfies Record<string, Endpoint>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
+
+/** The lists that page: `apiRequest` refuses them, so that no reader stops at the first page. */
+export type PagedEndpointName = {
+	[K in EndpointName]: (typeof ENDPOINTS)[K] extends { pages: true } ? K : never;
+}[EndpointName];
+
+/** Every endpoint a single request answers whole: what `apiRequest` sends. */
+export type WholeEndpointName = Exclude<EndpointName, PagedEndpointName>;
 
 /** The path with its parameters filled in and URI-encoded. */
 export function endpointPath(name: EndpointName, params: Record<string, string> = {}): string {

@@ -1,11 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints';
-import { apiRequest, type ApiContext, type RequestOptions } from './request';
+import { pageRequest, type ApiContext, type RequestOptions } from './request';
 
 /**
- * The one pager: every list the nodes read (the operations, the triggers' scans, the editor's
- * pickers) goes through it, and whether a list pages is the endpoint table's `pages`.
+ * The one pager: every list the nodes read (the operations, the triggers' scans, the Instant
+ * Trigger's recovery, the editor's pickers) goes through it, and whether a list pages is the
+ * endpoint table's `pages`. `apiRequest` refuses a list that pages (by its types and at run
+ * time); only this file sends its pages (`pageRequest`, test/lint/pager.test.cts).
  */
 
 /** Page size cap of the listing endpoints (API reference, "Limits"). */
@@ -35,7 +37,7 @@ export async function readPage(
 ): Promise<Page> {
 	const endpoint: Endpoint = ENDPOINTS[name];
 	const query = endpoint.pages ? { ...options.query, limit: size, offset } : options.query;
-	const { payload, total } = await apiRequest.call(this, name, { ...options, query });
+	const { payload, total } = await pageRequest.call(this, name, { ...options, query });
 	const records = (Array.isArray(payload) ? payload : []) as IDataObject[];
 	if (!endpoint.pages) return { records };
 	const end = offset + records.length;

@@ -11,7 +11,13 @@ import type {
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './credential';
-import { ENDPOINTS, endpointPath, type Endpoint, type EndpointName } from './endpoints';
+import {
+	ENDPOINTS,
+	endpointPath,
+	type Endpoint,
+	type EndpointName,
+	type WholeEndpointName,
+} from './endpoints';
 import {
 	apiMessageOf,
 	failureError,
@@ -247,8 +253,30 @@ export function isWebPage(response: IN8nHttpFullResponse, parsed: unknown): bool
  * credential, pacing on the rate headers, 429 waited out, repeats only where the endpoint's
  * policy allows, errors worded from the endpoint's failure contract without the key, and the
  * payload out of its envelope.
+ *
+ * Not for a list that pages (its row's `pages`): one request would answer its first page only, so
+ * such a list is read through the one pager (`paging.ts`: `apiList`, `readPage`). The types refuse
+ * its name here, and so does the function, for code the types do not see.
  */
 export async function apiRequest<T = unknown>(
+	this: ApiContext,
+	name: WholeEndpointName,
+	options: RequestOptions = {},
+): Promise<ApiAnswer<T>> {
+	if ((ENDPOINTS[name] as Endpoint).pages)
+		throw new NodeOperationError(
+			this.getNode(),
+			`The list ${name} pages, so one request reads only its first page: read it through the pager (transport/paging.ts: apiList or readPage)`,
+			{ itemIndex: options.itemIndex },
+		);
+	return (await pageRequest.call(this, name, options)) as ApiAnswer<T>;
+}
+
+/**
+ * `apiRequest` for every endpoint, paged lists included: the pager's own request (`paging.ts`),
+ * which sends each page's `limit` and `offset`. Nothing else imports it (test/lint/pager.test.cts).
+ */
+export async function pageRequest<T = unknown>(
 	this: ApiContext,
 	name: EndpointName,
 	options: RequestOptions = {},
