@@ -16,22 +16,28 @@ type LoggerMethods = {
 };
 const printed = process.env.N8N_LOG_LEVEL !== undefined;
 
-// every line of n8n's logger goes through `log`, those of its LoggerProxy and its ErrorReporter too
+// n8n's lines through its LoggerProxy, every level (n8n's own logger drops those below its level)
+type ProxyLogger = Parameters<typeof LoggerProxy.init>[0];
+const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
+function recording(next?: ProxyLogger): ProxyLogger {
+	const logger = {} as Record<(typeof LEVELS)[number], (message: string, meta?: unknown) => void>;
+	for (const level of LEVELS)
+		logger[level] = (message, meta) => {
+			recordLogLine([message, meta]);
+			if (printed) next?.[level](message, meta as never);
+		};
+	return logger as unknown as ProxyLogger;
+}
+// n8n's Logger installs itself as the proxy's logger when it is first created (during a run)
+const installLogger = LoggerProxy.init;
+installLogger(recording());
+(LoggerProxy as { init: typeof installLogger }).init = (logger) => installLogger(recording(logger));
+
+// the lines n8n writes to its Logger directly (its ErrorReporter's report of a node's error)
 const prototype = Logger.prototype as unknown as LoggerMethods;
 const log = prototype.log;
 prototype.log = function (level, message, metadata) {
+	// printed, a proxy line comes here too and is recorded twice: harmless to the scan
 	recordLogLine([message, metadata]);
 	if (printed) log.call(this, level, message, metadata);
 };
-
-// before n8n creates its Logger (during the first run), its LoggerProxy lines are recorded here
-const LEVELS = ['error', 'warn', 'info', 'debug'] as const;
-type ProxyLogger = Parameters<typeof LoggerProxy.init>[0];
-LoggerProxy.init(
-	Object.fromEntries(
-		LEVELS.map((level) => [
-			level,
-			(message: string, meta?: unknown) => recordLogLine([message, meta]),
-		]),
-	) as unknown as ProxyLogger,
-);

@@ -9,24 +9,37 @@
  * its base64 (at any alignment, and base64url) and its URL-encoded form. The nodes remove parts
  * from 8 characters on; `test/reliability/keyForms.test.cts` checks those shorter parts by hand.
  * The scan reads this independently of the nodes' own removal, so a form the nodes miss shows.
+ *
+ * A long text (`LONG_TEXT` characters or more: a file's bytes as base64, a large CSV) is read in
+ * windows of `LONG_WINDOW`, so parts from `LONG_SCANNED_FRAGMENT` characters on: the whole key and
+ * its encodings. In 8-character windows, 10 MB of random base64 met a registered key by chance in
+ * about one suite run in ten (a base64 key's window is 8 characters of the same alphabet); in
+ * 16-character windows the chance is below 10^-15 a scan. Each string of a value is read apart.
  */
 const WINDOW = 8;
+const LONG_WINDOW = 16;
+export const LONG_TEXT = 65_536;
 /**
- * Every part this long contains a window that starts at a multiple of `WINDOW` in the scanned
- * text, so the scan reads one window in `WINDOW` positions.
+ * Every part this long contains a window that starts at a multiple of the window's length in the
+ * scanned text, so the scan reads one window in `WINDOW` positions.
  */
 export const SCANNED_FRAGMENT = 2 * WINDOW - 1;
+export const LONG_SCANNED_FRAGMENT = 2 * LONG_WINDOW - 1;
 
-/** Every lower-case window of every form of a registered key → that key. */
-const windows = new Map<string, string>();
+/** Every lower-case window of every form of a registered key → that key, by window length. */
+const windows = new Map<number, Map<string, string>>([
+	[WINDOW, new Map()],
+	[LONG_WINDOW, new Map()],
+]);
 
 export function registerSecret(value: string): void {
 	// short values would match by accident; real and test keys are long
 	if (value.length < 12) return;
 	for (const form of formsOf(value)) {
 		const lower = form.toLowerCase();
-		for (let at = 0; at + WINDOW <= lower.length; at++)
-			windows.set(lower.slice(at, at + WINDOW), value);
+		for (const [size, ofSize] of windows)
+			for (let at = 0; at + size <= lower.length; at++)
+				ofSize.set(lower.slice(at, at + size), value);
 	}
 }
 
@@ -36,7 +49,7 @@ export function registerSecret(value: string): void {
  * 8 characters in a large random file (10 MB of base64) likely.
  */
 export function forgetSecrets(): void {
-	windows.clear();
+	for (const ofSize of windows.values()) ofSize.clear();
 }
 
 function formsOf(key: string): string[] {
@@ -56,25 +69,34 @@ function formsOf(key: string): string[] {
 
 /** The registered secret found in `text`, if any (never the secret itself in the message). */
 export function findSecret(text: string): string | undefined {
-	if (!windows.size) return undefined;
+	const size = text.length >= LONG_TEXT ? LONG_WINDOW : WINDOW;
+	const ofSize = windows.get(size)!;
+	if (!ofSize.size) return undefined;
 	const lower = text.toLowerCase();
-	for (let at = 0; at + WINDOW <= lower.length; at += WINDOW) {
-		const key = windows.get(lower.slice(at, at + WINDOW));
+	for (let at = 0; at + size <= lower.length; at += size) {
+		const key = ofSize.get(lower.slice(at, at + size));
 		if (key) return `a key ending in …${key.slice(-4)} (or a part or an encoding of it)`;
 	}
 	return undefined;
 }
 
 export function assertNoSecret(what: string, value: unknown): void {
-	const found = findSecret(visibleText(value));
-	if (found) throw new Error(`${what} contains ${found}`);
+	for (const text of visibleTexts(value)) {
+		const found = findSecret(text);
+		if (found) throw new Error(`${what} contains ${found}`);
+	}
+}
+
+/** Every string a value holds, one a line (`visibleTexts`). */
+export function visibleText(value: unknown): string {
+	return visibleTexts(value).join('\n');
 }
 
 /**
- * Every string a value holds, one a line: errors with all their own properties, the
- * non-enumerable ones included (message, stack, description, cause, context, …), cycles once.
+ * Every string a value holds: errors with all their own properties, the non-enumerable ones
+ * included (message, stack, description, cause, context, …), cycles once.
  */
-export function visibleText(value: unknown): string {
+function visibleTexts(value: unknown): string[] {
 	const texts: string[] = [];
 	const seen = new Set<object>();
 	const visit = (entry: unknown): void => {
@@ -92,7 +114,7 @@ export function visibleText(value: unknown): string {
 		}
 	};
 	visit(value);
-	return texts.join('\n');
+	return texts;
 }
 
 /** Log lines since the last scan. */

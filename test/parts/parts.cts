@@ -8,8 +8,8 @@ import { forgetSecrets } from '../../harness/secrets.cts';
  * test files given to it, each inside a describe named after it. Jest gives every test file a
  * module registry of its own, and loading n8n-core into one costs about a second of CPU: once a
  * part instead of once a file halves the suite's CPU. A part's files share n8n-core, as the
- * workflows of one n8n process do; a file that changes n8n-core's state puts it back.
- * `JEST_EACH_FILE=1 npx jest <path>` runs files on their own, as jest does by default.
+ * workflows of one n8n process do; a file that leaves fake timers or n8n's binary data mode behind
+ * fails (test/setup/environment.js). `npx jest <path>` runs files on their own (jest.config.js).
  *
  * Each test file belongs to the first part whose pattern matches its path; the last takes the
  * rest, so that a new test file runs without being listed.

@@ -45,10 +45,7 @@ class GuardedEnvironment extends TestEnvironment {
 	leftBehind() {
 		const left = [];
 		const global = this.global;
-		if (
-			global.setTimeout !== this.realTimers.setTimeout ||
-			global.Date !== this.realTimers.Date
-		) {
+		if (global.setTimeout !== this.realTimers.setTimeout || global.Date !== this.realTimers.Date) {
 			left.push('fake timers installed');
 			// @sinonjs/fake-timers (harness/fakeTime.cts) marks each faked function with its clock
 			global.setTimeout.clock?.uninstall();

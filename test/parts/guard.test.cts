@@ -1,0 +1,102 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * The guard of test/setup/environment.js: a test file that leaves fake timers or n8n's binary data
+ * mode behind fails, in a plain jest run and in a part, and the next file of the part starts clean.
+ * Planted test files run in a jest of their own, with the repository's environment and transform.
+ */
+
+const ROOT = path.join(__dirname, '..', '..');
+const harness = (module: string) => JSON.stringify(path.join(ROOT, 'harness', module));
+
+interface JestReport {
+	testResults: {
+		name: string;
+		message: string;
+		assertionResults: { fullName: string; status: string }[];
+	}[];
+}
+
+/** Runs jest on the planted files, answers its JSON report. */
+function runJest(files: Record<string, string>): JestReport {
+	const tree = mkdtempSync(path.join(tmpdir(), 'guard-'));
+	try {
+		for (const [name, source] of Object.entries(files))
+			writeFileSync(path.join(tree, name), source);
+		const config = {
+			rootDir: tree,
+			testEnvironment: path.join(ROOT, 'test', 'setup', 'environment.js'),
+			testMatch: ['**/*.test.cts'],
+			moduleFileExtensions: ['js', 'cts', 'ts', 'json'],
+			transform: { '^.+\\.c?ts$': path.join(ROOT, 'test', 'setup', 'transform.js') },
+		};
+		const report = path.join(tree, 'report.json');
+		spawnSync(
+			process.execPath,
+			[
+				path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
+				'--config',
+				JSON.stringify(config),
+				'--json',
+				'--outputFile',
+				report,
+				'--runInBand',
+			],
+			{ cwd: tree, encoding: 'utf8' },
+		);
+		return JSON.parse(readFileSync(report, 'utf8')) as JestReport;
+	} finally {
+		rmSync(tree, { recursive: true, force: true });
+	}
+}
+
+describe("The test environment's guard against state left behind", () => {
+	it('fails a plain test file that leaves fake timers or the binary data mode behind', () => {
+		const { testResults } = runJest({
+			'timers.test.cts': `
+				import { installFakeTime } from ${harness('fakeTime.cts')};
+				it('passes, but leaves its fake clock installed', () => { installFakeTime(); });
+			`,
+			'binary.test.cts': `
+				import { useFilesystemBinaryData } from ${harness('binaryData.cts')};
+				it('passes, but leaves the filesystem mode on', async () => { await useFilesystemBinaryData(); });
+			`,
+			'clean.test.cts': `
+				import { installFakeTime } from ${harness('fakeTime.cts')};
+				it('puts its clock back', () => { installFakeTime().uninstall(); });
+			`,
+		});
+		const messageOf = (file: string) =>
+			testResults.find((result) => path.basename(result.name) === file)!.message;
+		expect(messageOf('timers.test.cts')).toContain(
+			'This test file left behind: fake timers installed',
+		);
+		expect(messageOf('binary.test.cts')).toContain(
+			'This test file left behind: n8n binary data in filesystem mode (useFilesystemBinaryData)',
+		);
+		expect(messageOf('clean.test.cts')).toBe('');
+	});
+
+	it("fails the file of a part that leaves jest's fake timers behind, and the next file starts clean", () => {
+		const { testResults } = runJest({
+			'part.test.cts': `
+				describe('test/node/leaves.test.cts', () => {
+					it('passes, but leaves fake timers on', () => { jest.useFakeTimers(); });
+				});
+				describe('test/node/next.test.cts', () => {
+					it('runs on real timers', () => { expect(jest.isMockFunction(setTimeout)).toBe(false); expect('clock' in setTimeout).toBe(false); });
+				});
+			`,
+		});
+		expect(testResults[0].message).toContain(
+			'test/node/leaves.test.cts left behind: fake timers installed',
+		);
+		expect(testResults[0].assertionResults.map((test) => test.status)).toEqual([
+			'passed',
+			'passed',
+		]);
+	});
+});
