@@ -1,97 +1,79 @@
-import {
-	cpSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	symlinkSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { INodeType } from 'n8n-workflow';
 
-import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine.cts';
-import { ACTION_NODE, MANUAL_TRIGGER } from '../../harness/nodeTypes.cts';
+import { actionWorkflow, runWorkflow } from '../../harness/engine.cts';
+import { ACTION_NODE } from '../../harness/nodeTypes.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
+import { ENDPOINTS } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import type { Resource } from '../../nodes/VoiceAgentCrm/shared/operation';
 import {
 	descriptionsTooLong,
 	kindsBelyingTheirRequest,
 	listsBreakingTheirRule,
 } from '../node/operationRules.cts';
-import { generateBadInputs, type Samples } from '../reliability/badInputs.cts';
+import { generateBadInputs } from '../reliability/badInputs.cts';
+import type { Samples } from '../helpers/samples.cts';
+import {
+	copyRepository,
+	filesTouched,
+	inferredWithoutDecision,
+	insertLine,
+	ROOT,
+	runTestsOfCopy,
+	write,
+} from './recipe.cts';
 
 /**
- * docs/architecture.md, "Where to add things", followed to the letter: in a copy of `nodes/`, an
- * operation on an existing endpoint is added as one file and one line in its resource's
- * `index.ts`, and nothing else. The copy's node then shows and runs it, the rules of the operation
- * list hold for it, and the bad-input generator covers it, without an entry in any list of theirs.
+ * docs/architecture.md, "Where to add things", followed to the letter in copies of the repository,
+ * and its cost counted (docs aside): an operation on an existing endpoint is its file, one line of
+ * its resource's index and its test (3 files); on a new endpoint, also the endpoint's row and the
+ * simulator's route (5), and the decisions row for an inferred one. Each copy's new test then runs
+ * in a jest of its own against the copy's simulator; what the node derives from the operation
+ * (the list, the subtitle, the rules, the bad-input cases) is checked here, against lists derived
+ * from the repository, not written out.
  */
 
-const ROOT = path.join(__dirname, '..', '..');
+const fixture = (name: string) => readFileSync(path.join(__dirname, name), 'utf8');
+const CONTACT = 'nodes/VoiceAgentCrm/actions/contact';
+const DECISIONS_ROW =
+	'| get contact | `GET /v1/contacts/{contactId}` | `{statusCode, data: Contact}` |';
 
-/**
- * Contact → Get by Phone Number, on the contact list the node already calls. Kept as text (not
- * `.ts`): it is the operation file of the copy, not a module of the tests.
- */
-const NEW_OPERATION = readFileSync(path.join(__dirname, 'getByPhone.operation.ts.txt'), 'utf8');
-
-const LINE = "export { getContactByPhone } from './getByPhone.operation';\n";
-
-/** Every file under a folder, by its path relative to it. */
-function filesOf(folder: string, under = ''): string[] {
-	return readdirSync(path.join(folder, under), { withFileTypes: true }).flatMap((entry) => {
-		const relative = path.posix.join(under, entry.name);
-		return entry.isDirectory() ? filesOf(folder, relative) : [relative];
+/** The copy's module `file`, loaded fresh (the copy changes between loads). */
+function load<T>(copy: string, file: string): T {
+	let loaded: T;
+	jest.isolateModules(() => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		loaded = require(path.join(copy, file)) as T;
 	});
+	return loaded!;
 }
 
-/** What the copy changed against the repository's `nodes/`: files added, and lines added to files. */
-function changesOf(copy: string): { added: string[]; linesAdded: Record<string, string[]> } {
-	const original = path.join(ROOT, 'nodes');
-	const before = new Set(filesOf(original));
-	const added: string[] = [];
-	const linesAdded: Record<string, string[]> = {};
-	for (const file of filesOf(copy)) {
-		if (!before.has(file)) {
-			added.push(file);
-			continue;
-		}
-		const old = readFileSync(path.join(original, file), 'utf8');
-		const now = readFileSync(path.join(copy, file), 'utf8');
-		if (old === now) continue;
-		const oldLines = old.split('\n');
-		linesAdded[file] = now.split('\n').filter((line) => !oldLines.includes(line));
-	}
-	return { added, linesAdded };
-}
+const nodeOf = (copy: string): INodeType => {
+	const { VoiceAgentCrm } = load<{ VoiceAgentCrm: new () => INodeType }>(
+		copy,
+		'nodes/VoiceAgentCrm/VoiceAgentCrm.node',
+	);
+	return new VoiceAgentCrm();
+};
 
-describe('Adding an operation on an existing endpoint, as docs/architecture.md says', () => {
+describe('Adding operations as docs/architecture.md says, in copies of the repository', () => {
 	let tree: string;
-	let copy: string;
-	let resources: Resource[];
-	let node: INodeType;
+	const existing = () => path.join(tree, 'existing');
+	const newEndpoint = () => path.join(tree, 'newEndpoint');
+	// jest reads a file once a test file: the state without the row is a copy of its own
+	const withoutRow = () => path.join(tree, 'withoutRow');
 	let sim: Simulator;
 
 	beforeAll(async () => {
 		tree = mkdtempSync(path.join(tmpdir(), 'recipe-'));
-		copy = path.join(tree, 'nodes');
-		cpSync(path.join(ROOT, 'nodes'), copy, { recursive: true });
-		// the copy resolves n8n-workflow and zod as the repository does
 		symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'), 'dir');
-		const contact = path.join(copy, 'VoiceAgentCrm', 'actions', 'contact');
-		writeFileSync(path.join(contact, 'getByPhone.operation.ts'), NEW_OPERATION);
-		writeFileSync(
-			path.join(contact, 'index.ts'),
-			readFileSync(path.join(contact, 'index.ts'), 'utf8') + LINE,
-		);
-		/* eslint-disable @typescript-eslint/no-require-imports */
-		resources = require(path.join(copy, 'VoiceAgentCrm', 'actions', 'resources')).RESOURCES;
-		const { VoiceAgentCrm } = require(path.join(copy, 'VoiceAgentCrm', 'VoiceAgentCrm.node'));
-		/* eslint-enable @typescript-eslint/no-require-imports */
-		node = new VoiceAgentCrm();
+		copyRepository(existing());
+		copyRepository(newEndpoint());
+		copyRepository(withoutRow());
 		sim = await startSimulator();
 	});
 	afterAll(async () => {
@@ -99,95 +81,149 @@ describe('Adding an operation on an existing endpoint, as docs/architecture.md s
 		rmSync(tree, { recursive: true, force: true });
 	});
 
-	it('touches one new file and one line of the resource index, nothing else of nodes/', () => {
-		expect(changesOf(copy)).toEqual({
-			added: ['VoiceAgentCrm/actions/contact/getByPhone.operation.ts'],
-			linesAdded: { 'VoiceAgentCrm/actions/contact/index.ts': [LINE.trimEnd()] },
+	describe('on an existing endpoint: Contact → Get by Phone Number, on the contact list', () => {
+		let resources: Resource[];
+		let node: INodeType;
+		beforeAll(() => {
+			write(
+				existing(),
+				`${CONTACT}/getByPhone.operation.ts`,
+				fixture('getByPhone.operation.ts.txt'),
+			);
+			insertLine(
+				existing(),
+				`${CONTACT}/index.ts`,
+				"export { getContactByPhone } from './getByPhone.operation';",
+			);
+			write(existing(), 'test/node/contactByPhone.test.cts', fixture('getByPhone.test.cts.txt'));
+			resources = load<{ RESOURCES: Resource[] }>(
+				existing(),
+				'nodes/VoiceAgentCrm/actions/resources',
+			).RESOURCES;
+			node = nodeOf(existing());
+		});
+
+		it('costs 3 files: the operation, one line of the index, its test', () => {
+			expect(filesTouched(existing())).toEqual([
+				`${CONTACT}/getByPhone.operation.ts`,
+				`${CONTACT}/index.ts`,
+				'test/node/contactByPhone.test.cts',
+			]);
+		});
+
+		it('shows in the Contact list, in the order of names, with its fields and subtitle', () => {
+			const names = (list: Resource[]) =>
+				list
+					.find((resource) => resource.option.value === 'contact')!
+					.operations.map((op) => op.option.name);
+			const expected = [...names(RESOURCES), 'Get by Phone Number'].sort((a, b) =>
+				a.localeCompare(b, 'en', { sensitivity: 'base' }),
+			);
+			expect(names(resources)).toEqual(expected);
+			const shown = node.description.properties.filter(
+				(p) =>
+					p.displayOptions?.show?.resource?.[0] === 'contact' &&
+					p.displayOptions?.show?.operation?.[0] === 'getByPhone',
+			);
+			// a field the model can fill stands once in the editor's form and once in the tool's
+			expect([...new Set(shown.map((p) => p.name))]).toEqual(['phoneNumber', 'toolDescription']);
+			expect(node.description.subtitle).toContain(
+				'"contact.getByPhone":"Contact: Get by Phone Number"',
+			);
+		});
+
+		it('keeps the rules of the operation list, read from the operation itself', () => {
+			expect(descriptionsTooLong(resources)).toEqual([]);
+			expect(listsBreakingTheirRule(resources)).toEqual([]);
+			expect(kindsBelyingTheirRequest(resources)).toEqual([]);
+		});
+
+		it('is covered by the bad-input generator from its own example', () => {
+			const samples = new Proxy({} as Samples, { get: (_, kind) => `sample ${String(kind)}` });
+			const cases = generateBadInputs(resources, samples).filter(
+				(c) => c.operation === 'contact.getByPhone',
+			);
+			expect(cases.map((c) => c.path)).toEqual(cases.map(() => 'phoneNumber'));
+			expect(cases.length).toBeGreaterThan(3);
+			expect(cases[0].parameters).toMatchObject({ resource: 'contact', operation: 'getByPhone' });
 		});
 	});
 
-	it('shows the operation in the Contact list, in the order of names, with its fields, tool description and subtitle', () => {
-		const contact = resources.find((resource) => resource.option.value === 'contact')!;
-		expect(contact.operations.map((op) => op.option.name)).toEqual([
-			'Create',
-			'Delete',
-			'Get by Phone Number',
-			'Get Comments',
-			'Get Many',
-			'Get Tags',
-			'Update',
-		]);
-		const shown = node.description.properties.filter(
-			(p) =>
-				p.displayOptions?.show?.resource?.[0] === 'contact' &&
-				p.displayOptions?.show?.operation?.[0] === 'getByPhone',
-		);
-		// a field the model can fill stands once in the editor's form and once in the tool's
-		expect([...new Set(shown.map((p) => p.name))]).toEqual(['phoneNumber', 'toolDescription']);
-		expect(node.description.subtitle).toContain(
-			'"contact.getByPhone":"Contact: Get by Phone Number"',
-		);
-	});
-
-	it('keeps the rules of the operation list, read from the operation itself', () => {
-		expect(descriptionsTooLong(resources)).toEqual([]);
-		expect(listsBreakingTheirRule(resources)).toEqual([]);
-		expect(kindsBelyingTheirRequest(resources)).toEqual([]);
-	});
-
-	it('is covered by the bad-input generator from its own example', () => {
-		const samples = new Proxy({} as Samples, { get: (_, kind) => `sample ${String(kind)}` });
-		const cases = generateBadInputs(resources, samples).filter(
-			(c) => c.operation === 'contact.getByPhone',
-		);
-		expect(cases.map((c) => `${c.path} = ${c.kind}`)).toEqual([
-			'phoneNumber = null',
-			'phoneNumber = a number',
-			'phoneNumber = an object',
-			'phoneNumber = blank',
-			'phoneNumber = very long',
-			'phoneNumber = unicode',
-		]);
-		expect(cases[0].parameters).toMatchObject({ resource: 'contact', operation: 'getByPhone' });
-	});
-
-	it('runs through the engine: the router finds it, and its request reaches the API', async () => {
-		const contact = [...sim.org.contacts.values()][0];
-		const run = await runWorkflow(
-			{
-				nodes: [
-					{
-						id: 'n1',
-						name: 'Start',
-						type: MANUAL_TRIGGER,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-					{
-						id: 'n2',
-						name: 'Voice Agent CRM',
-						type: ACTION_NODE,
-						typeVersion: 1,
-						position: [200, 0],
-						parameters: {
-							resource: 'contact',
-							operation: 'getByPhone',
-							phoneNumber: contact.phone_number,
-						},
-						credentials: CREDENTIAL_REF,
-					},
-				],
-				connections: { Start: { main: [[{ node: 'Voice Agent CRM', type: 'main', index: 0 }]] } },
-			},
-			{ apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			{ [ACTION_NODE]: node },
-		);
-		const task = run.data.resultData.runData['Voice Agent CRM'][0];
-		expect(task.error).toBeUndefined();
-		expect(task.data!.main[0]!.map((item) => item.json.id)).toEqual([contact.id]);
-		expect(sim.requestsTo('GET', '/v1/contacts').at(-1)!.query).toMatchObject({
-			phone_number: contact.phone_number,
+	describe('on a new endpoint: Contact → Get, GET /v1/contacts/{contactId} (inferred)', () => {
+		const parameters = {
+			resource: 'contact',
+			operation: 'get',
+			contactId: { __rl: true, mode: 'id', value: 'c0474c70-0000-4000-8000-000000000001' },
+		};
+		beforeAll(() => {
+			for (const copy of [newEndpoint(), withoutRow()]) {
+				write(copy, `${CONTACT}/get.operation.ts`, fixture('get.operation.ts.txt'));
+				insertLine(copy, `${CONTACT}/index.ts`, "export { getContact } from './get.operation';");
+			}
+			write(newEndpoint(), 'test/node/contactGet.test.cts', fixture('get.test.cts.txt'));
 		});
+
+		it('without its endpoint row, fails naming the endpoint and the table', async () => {
+			const run = await runWorkflow(
+				actionWorkflow({ parameters }),
+				{ apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				{ [ACTION_NODE]: nodeOf(withoutRow()) },
+			);
+			expect(run.data.resultData.error?.message).toContain(
+				'The endpoint getContact has no row in the endpoint table (transport/endpoints.ts)',
+			);
+		});
+
+		it('inferred, without its docs/decisions.md row, is named', () => {
+			insertLine(
+				newEndpoint(),
+				'nodes/VoiceAgentCrm/transport/endpoints.ts',
+				"\tgetContact: read('/v1/contacts/{contactId}', 'envelope', true),",
+				'listContacts: paged(',
+			);
+			const decisions = () => readFileSync(path.join(newEndpoint(), 'docs/decisions.md'), 'utf8');
+			const { ENDPOINTS: endpoints } = load<{ ENDPOINTS: typeof ENDPOINTS }>(
+				newEndpoint(),
+				'nodes/VoiceAgentCrm/transport/endpoints',
+			);
+			expect(inferredWithoutDecision(endpoints, decisions())).toEqual(['getContact']);
+			insertLine(newEndpoint(), 'docs/decisions.md', DECISIONS_ROW, '| list agents |');
+			expect(inferredWithoutDecision(endpoints, decisions())).toEqual([]);
+		});
+
+		it('costs 5 files: the operation, the index line, its test, the endpoint row, the route', () => {
+			insertLine(
+				newEndpoint(),
+				'simulator/routes/contacts.cts',
+				"\t{ method: 'GET', pattern: '/v1/contacts/:contactId', handler: answering((req) => envelope(findContact(req.org, req.params.contactId))) },",
+				'export const contactRoutes',
+			);
+			expect(filesTouched(newEndpoint())).toEqual([
+				`${CONTACT}/get.operation.ts`,
+				`${CONTACT}/index.ts`,
+				'nodes/VoiceAgentCrm/transport/endpoints.ts',
+				'simulator/routes/contacts.cts',
+				'test/node/contactGet.test.cts',
+			]);
+		});
+	});
+
+	it("runs each copy's new test, through the engine against the copy's simulator", () => {
+		const files = [
+			'existing/test/node/contactByPhone.test.cts',
+			'newEndpoint/test/node/contactGet.test.cts',
+		];
+		const { passed, output } = runTestsOfCopy(tree, files);
+		expect({ passed, output: passed.length === files.length ? '' : output }).toEqual({
+			passed: files,
+			output: '',
+		});
+	}, 120_000);
+});
+
+describe("The repository's own endpoint table", () => {
+	it('has a docs/decisions.md row for every inferred endpoint', () => {
+		const decisions = readFileSync(path.join(ROOT, 'docs', 'decisions.md'), 'utf8');
+		expect(inferredWithoutDecision(ENDPOINTS, decisions)).toEqual([]);
 	});
 });

@@ -5,7 +5,8 @@ import type {
 	INodePropertyCollection,
 } from 'n8n-workflow';
 
-import type { OperationKind, Resource, Sample } from '../../nodes/VoiceAgentCrm/shared/operation';
+import type { OperationKind, Resource } from '../../nodes/VoiceAgentCrm/shared/operation';
+import { filled, type Samples } from '../helpers/samples.cts';
 
 /**
  * Bad values generated for every parameter of every operation, from the node's own description:
@@ -199,25 +200,6 @@ function fieldCases(
  * (up to its Max Wait), so its bad values need the fake clock of `harness/fakeTime.cts`.
  */
 const WAITS_FOR_THE_CALL = new Set(['waitFor', 'waitOptions']);
-
-/** The value a sample stands for, by kind: what the organization the cases run against holds. */
-export type Samples = Record<Sample, string>;
-
-const SAMPLE = /^\{sample:(\w+)\}$/;
-
-/** An operation's example with its samples filled in. */
-function filled(value: unknown, samples: Samples): unknown {
-	if (typeof value === 'string') {
-		const kind = SAMPLE.exec(value)?.[1] as Sample | undefined;
-		return kind ? samples[kind] : value;
-	}
-	if (Array.isArray(value)) return value.map((entry) => filled(entry, samples));
-	if (value && typeof value === 'object')
-		return Object.fromEntries(
-			Object.entries(value).map(([key, entry]) => [key, filled(entry, samples)]),
-		);
-	return value;
-}
 
 /**
  * Every generated case of every operation, on the base of its own example (`Operation.example`):

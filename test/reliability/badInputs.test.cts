@@ -1,19 +1,10 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { insertCall, MAIN_ORG_IDS } from '../../simulator/index.cts';
-import { generateBadInputs, type BadInputCase, type Samples } from './badInputs.cts';
+import { generateBadInputs, type BadInputCase } from './badInputs.cts';
+import { samplesOf, withNewPhone } from '../helpers/samples.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
-
-/** Stands for a phone number no contact has yet; each run gets its own, so that a valid creation is not a duplicate (409). */
-const NEW_PHONE = 'new phone number';
-let phonesGiven = 0;
-const withNewPhone = (parameters: INodeParameters): INodeParameters =>
-	parameters.phoneNumber === NEW_PHONE
-		? { ...parameters, phoneNumber: `+3465${String(++phonesGiven).padStart(7, '0')}` }
-		: parameters;
-const { agents, contacts, channels, phoneNumbers } = MAIN_ORG_IDS;
 
 /** What a run ends as: refused by the node before sending, answered by the API with an error, or done. */
 type Verdict = 'refusedByN8n' | 'refusedBeforeSending' | 'apiError' | 'accepted';
@@ -57,29 +48,7 @@ describe('Generated bad input for every parameter of every operation', () => {
 			seed: true,
 			limits: { org: 1e9, listing: 1e9, ip: 1e9, events: 1e9, eventsAnonymous: 1e9 },
 		});
-		const thread = [...sim.org.threads.values()][0];
-		const message = [...sim.org.messages.values()][0];
-		const tag = [...sim.org.tags.values()][0];
-		const task = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { resource: 'task', operation: 'create', brief: 'Seed task' },
-		});
-		const samples: Samples = {
-			agent: agents.salesFollowUp,
-			call: insertCall(sim).id,
-			channel: channels.whatsappSales,
-			contact: contacts.mariaGarcia,
-			memberEmail: 'owner@example.test',
-			message: message.id,
-			newPhoneNumber: NEW_PHONE,
-			phoneNumber: '+14155550100',
-			phoneNumberId: phoneNumbers.mainLineUs,
-			tag: tag.id,
-			task: String(task.items[0].json.id),
-			template: 'welcome_offer',
-			thread: thread.id,
-			voice: 'voice-en-ava',
-		};
+		const samples = await samplesOf(sim);
 		cases = generateBadInputs(RESOURCES, samples);
 	});
 	afterAll(async () => {

@@ -385,9 +385,19 @@ export type PagedEndpointName = {
 /** Every endpoint a single request answers whole: what `apiRequest` sends. */
 export type WholeEndpointName = Exclude<EndpointName, PagedEndpointName>;
 
+/** The endpoint's row; a name without one (an operation added without its row) is named. */
+export function endpointOf(name: EndpointName): Endpoint {
+	const endpoint: Endpoint | undefined = ENDPOINTS[name];
+	if (!endpoint)
+		throw new Error(
+			`The endpoint ${name} has no row in the endpoint table (transport/endpoints.ts)`,
+		);
+	return endpoint;
+}
+
 /** The path with its parameters filled in and URI-encoded. */
 export function endpointPath(name: EndpointName, params: Record<string, string> = {}): string {
-	return ENDPOINTS[name].path.replace(/\{(\w+)\}/g, (_, key: string) => {
+	return endpointOf(name).path.replace(/\{(\w+)\}/g, (_, key: string) => {
 		const value = params[key];
 		if (value === undefined) throw new Error(`Missing path parameter ${key} for ${name}`);
 		return encodeURIComponent(value);

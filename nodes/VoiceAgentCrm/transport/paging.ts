@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ENDPOINTS, type Endpoint, type EndpointName } from './endpoints';
+import { endpointOf, type EndpointName } from './endpoints';
 import { pageRequest, type ApiContext, type RequestOptions } from './request';
 
 /**
@@ -35,7 +35,7 @@ export async function readPage(
 	name: EndpointName,
 	{ offset = 0, size, ...options }: PageRequest,
 ): Promise<Page> {
-	const endpoint: Endpoint = ENDPOINTS[name];
+	const endpoint = endpointOf(name);
 	const query = endpoint.pages ? { ...options.query, limit: size, offset } : options.query;
 	const { payload, total } = await pageRequest.call(this, name, { ...options, query });
 	const records = (Array.isArray(payload) ? payload : []) as IDataObject[];

@@ -12,7 +12,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_NAME } from './credential';
 import {
-	ENDPOINTS,
+	endpointOf,
 	endpointPath,
 	type Endpoint,
 	type EndpointName,
@@ -263,7 +263,7 @@ export async function apiRequest<T = unknown>(
 	name: WholeEndpointName,
 	options: RequestOptions = {},
 ): Promise<ApiAnswer<T>> {
-	if ((ENDPOINTS[name] as Endpoint).pages)
+	if (endpointOf(name).pages)
 		throw new NodeOperationError(
 			this.getNode(),
 			`The list ${name} pages, so one request reads only its first page: read it through the pager (transport/paging.ts: apiList or readPage)`,
@@ -281,7 +281,7 @@ export async function pageRequest<T = unknown>(
 	name: EndpointName,
 	options: RequestOptions = {},
 ): Promise<ApiAnswer<T>> {
-	const endpoint: Endpoint = ENDPOINTS[name];
+	const endpoint = endpointOf(name);
 	const { itemIndex } = options;
 	const { baseUrl, keys } = await connectionOf(this, itemIndex);
 	const budgets = budgetsOf(endpoint.budget, options.anonymous === true);
