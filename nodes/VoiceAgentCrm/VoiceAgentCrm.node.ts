@@ -13,6 +13,7 @@ import { RESOURCE_SELECTOR, RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';
 import { operationSubtitle, resourceProperties } from './shared/operation';
+import { CREDENTIAL_NAME, CREDENTIAL_TEST } from './transport/credential';
 
 export class VoiceAgentCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -29,7 +30,7 @@ export class VoiceAgentCrm implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST }],
 		// Place AI Call's "Free the Worker While Waiting": the calls' webhooks resume the waiting execution
 		webhooks: RESUME_WEBHOOKS,
 		properties: [RESOURCE_SELECTOR, ...RESOURCES.flatMap(resourceProperties)],

@@ -14,6 +14,7 @@ import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from '.
 import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
 import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
+import { CREDENTIAL_NAME, CREDENTIAL_TEST } from '../VoiceAgentCrm/transport/credential';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
 const onManual = { displayOptions: { show: { registration: ['manual'] } } };
@@ -142,7 +143,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 		defaults: { name: 'Voice Agent CRM Call Events Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST }],
 		webhooks: [
 			{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: WEBHOOK_PATH },
 		],

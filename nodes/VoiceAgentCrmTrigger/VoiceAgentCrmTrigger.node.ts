@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { POLL_EVENTS, pollEventOf, pollEventProperties, pollEventSubtitle } from './events';
 import type { PollEvent } from './events/pollEvent';
+import { CREDENTIAL_NAME, CREDENTIAL_TEST } from '../VoiceAgentCrm/transport/credential';
 
 export class VoiceAgentCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +24,7 @@ export class VoiceAgentCrmTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],
+		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST }],
 		properties: pollEventProperties(),
 	};
 

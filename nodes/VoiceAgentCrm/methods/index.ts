@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { voiceAgentCrmApiTest } from './credentialTest';
 import * as listSearch from './listSearch';
 import * as loadOptions from './loadOptions';
+import { CREDENTIAL_TEST } from '../transport/credential';
 
 type EditorMethod = (this: ILoadOptionsFunctions, ...args: never[]) => Promise<unknown>;
 
@@ -42,5 +43,5 @@ function readableErrors<T extends Record<string, EditorMethod>>(group: T): T {
 export const methods = {
 	listSearch: readableErrors(listSearch),
 	loadOptions: readableErrors(loadOptions),
-	credentialTest: { voiceAgentCrmApiTest },
+	credentialTest: { [CREDENTIAL_TEST]: voiceAgentCrmApiTest },
 };
