@@ -177,6 +177,8 @@ export interface ActionWorkflowOptions {
 	/** Binary data of the input items, by index (`null` for an item without); needs `items`. */
 	binary?: Array<IBinaryKeyData | null>;
 	continueOnFail?: boolean;
+	/** The node's version, as a saved workflow stores it; 1 by default. */
+	typeVersion?: number;
 }
 
 /** Manual Trigger → (Test Items) → Voice Agent CRM. */
@@ -212,7 +214,7 @@ export function actionWorkflow(options: ActionWorkflowOptions): WorkflowJson {
 		id: 'n3',
 		name: ACTION_NODE_NAME,
 		type: ACTION_NODE,
-		typeVersion: 1,
+		typeVersion: options.typeVersion ?? 1,
 		position: [400, 0],
 		parameters: options.parameters,
 		credentials: CREDENTIAL_REF,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 import { runNode } from '../../harness/engine.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { getCallWithRecording } from '../helpers/recording.cts';
 
 /** Call → Get with Download Recording: the recording as a binary property, the key only on the service's origin. */
 describe('Call → Get: the recording as a file', () => {
@@ -33,17 +34,7 @@ describe('Call → Get: the recording as a file', () => {
 	});
 
 	const getCall = (callId: string, extra: Record<string, unknown> = {}) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-				...extra,
-			},
-		});
+		getCallWithRecording(sim, callId, extra);
 
 	it("downloads a finished call's recording from the service (with the key) as a WAV file", async () => {
 		const call = insertCall(sim, { phase: 'ended', duration: 50 });

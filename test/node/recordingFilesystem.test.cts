@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 
 import { storedBytes, useFilesystemBinaryData } from '../../harness/binaryData.cts';
-import { runNode } from '../../harness/engine.cts';
 import { sendBytes, startFileHost, type FileHost } from '../../harness/fileHost.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { getCallWithRecording } from '../helpers/recording.cts';
 
 const MB = 1_000_000;
 
@@ -32,17 +32,7 @@ describe('Call → Get: the recording in n8n filesystem binary data mode', () =>
 		existsSync(folder) ? readdirSync(folder, { recursive: true }).map(String) : [];
 
 	const getCall = (callId: string, extra: Record<string, unknown> = {}) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-				...extra,
-			},
-		});
+		getCallWithRecording(sim, callId, extra);
 
 	it('stores an 8 MB recording as a file, every byte, the item holding its reference', async () => {
 		host.handle = (_path, res) => void sendBytes(res, 8 * MB, { announceLength: false });

@@ -2,6 +2,7 @@ import { runNode } from '../../harness/engine.cts';
 import { installFakeTime } from '../../harness/fakeTime.cts';
 import { dripBytes, sendBytes, startFileHost, type FileHost } from '../../harness/fileHost.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { getCallWithRecording } from '../helpers/recording.cts';
 
 const MB = 1_000_000;
 const TEN_MINUTES = 10 * 60_000;
@@ -23,17 +24,7 @@ describe('Call → Get: what a recording download refuses', () => {
 	});
 
 	const getCall = (callId: string, extra: Record<string, unknown> = {}) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-				...extra,
-			},
-		});
+		getCallWithRecording(sim, callId, extra);
 
 	/** A finished call whose recording is `path` on the file host. */
 	const callOnHost = (path: string) => {

@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+
+import { runJestOn, type JestReport } from '../helpers/jest.cts';
 
 /**
  * The guard of test/setup/environment.js: a test file that leaves fake timers or n8n's binary data
@@ -12,42 +13,13 @@ import path from 'node:path';
 const ROOT = path.join(__dirname, '..', '..');
 const harness = (module: string) => JSON.stringify(path.join(ROOT, 'harness', module));
 
-interface JestReport {
-	testResults: {
-		name: string;
-		message: string;
-		assertionResults: { fullName: string; status: string }[];
-	}[];
-}
-
 /** Runs jest on the planted files, answers its JSON report. */
 function runJest(files: Record<string, string>): JestReport {
 	const tree = mkdtempSync(path.join(tmpdir(), 'guard-'));
 	try {
 		for (const [name, source] of Object.entries(files))
 			writeFileSync(path.join(tree, name), source);
-		const config = {
-			rootDir: tree,
-			testEnvironment: path.join(ROOT, 'test', 'setup', 'environment.js'),
-			testMatch: ['**/*.test.cts'],
-			moduleFileExtensions: ['js', 'cts', 'ts', 'json'],
-			transform: { '^.+\\.c?ts$': path.join(ROOT, 'test', 'setup', 'transform.js') },
-		};
-		const report = path.join(tree, 'report.json');
-		spawnSync(
-			process.execPath,
-			[
-				path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-				'--config',
-				JSON.stringify(config),
-				'--json',
-				'--outputFile',
-				report,
-				'--runInBand',
-			],
-			{ cwd: tree, encoding: 'utf8' },
-		);
-		return JSON.parse(readFileSync(report, 'utf8')) as JestReport;
+		return runJestOn(tree, ['**/*.test.cts']).report;
 	} finally {
 		rmSync(tree, { recursive: true, force: true });
 	}

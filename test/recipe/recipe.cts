@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Endpoint } from '../../nodes/VoiceAgentCrm/transport/endpoints';
+import { runJestOn } from '../helpers/jest.cts';
 
 /** The repository's root. */
 export const ROOT = path.join(__dirname, '..', '..');
@@ -95,36 +95,14 @@ export function runTestsOfCopy(
 	tree: string,
 	files: string[],
 ): { passed: string[]; output: string } {
-	const config = {
-		rootDir: tree,
-		testEnvironment: path.join(ROOT, 'test', 'setup', 'environment.js'),
-		testMatch: files.map((file) => path.join(tree, file)),
-		moduleFileExtensions: ['js', 'cts', 'ts', 'json'],
-		transform: { '^.+\\.c?ts$': path.join(ROOT, 'test', 'setup', 'transform.js') },
-		sandboxInjectedGlobals: ['Math', 'JSON', 'Object', 'Array', 'String', 'Number'],
-	};
-	const report = path.join(tree, 'report.json');
-	const run = spawnSync(
-		process.execPath,
-		[
-			path.join(ROOT, 'node_modules', 'jest', 'bin', 'jest.js'),
-			'--config',
-			JSON.stringify(config),
-			'--json',
-			'--outputFile',
-			report,
-		],
-		{ cwd: tree, encoding: 'utf8' },
+	const { report, output } = runJestOn(
+		tree,
+		files.map((file) => path.join(tree, file)),
 	);
-	const results = (
-		JSON.parse(readFileSync(report, 'utf8')) as {
-			testResults: { name: string; status: string }[];
-		}
-	).testResults;
 	return {
-		passed: results
+		passed: report.testResults
 			.filter((result) => result.status === 'passed')
 			.map((result) => path.relative(tree, result.name).split(path.sep).join('/')),
-		output: run.stderr,
+		output,
 	};
 }

@@ -5,8 +5,8 @@ import path from 'node:path';
 import type { INodeParameters, INodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine.cts';
-import { ACTION_NODE, MANUAL_TRIGGER } from '../../harness/nodeTypes.cts';
+import { ACTION_NODE_NAME, actionWorkflow, runWorkflow } from '../../harness/engine.cts';
+import { ACTION_NODE } from '../../harness/nodeTypes.cts';
 import { MAIN_ORG_IDS, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { copyRepository, filesTouched, ROOT, write } from './recipe.cts';
 
@@ -57,28 +57,10 @@ describe('A breaking change of an operation, in a new node version', () => {
 	/** A workflow as n8n saves it: the node's type version and the parameters it was saved with. */
 	const run = (typeVersion: number, parameters: INodeParameters) =>
 		runWorkflow(
-			{
-				nodes: [
-					{
-						id: 'n1',
-						name: 'Start',
-						type: MANUAL_TRIGGER,
-						typeVersion: 1,
-						position: [0, 0],
-						parameters: {},
-					},
-					{
-						id: 'n2',
-						name: 'Voice Agent CRM',
-						type: ACTION_NODE,
-						typeVersion,
-						position: [200, 0],
-						parameters: { resource: 'contact', operation: 'getTags', ...parameters },
-						credentials: CREDENTIAL_REF,
-					},
-				],
-				connections: { Start: { main: [[{ node: 'Voice Agent CRM', type: 'main', index: 0 }]] } },
-			},
+			actionWorkflow({
+				typeVersion,
+				parameters: { resource: 'contact', operation: 'getTags', ...parameters },
+			}),
 			{ apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 			{ [ACTION_NODE]: node },
 		);
@@ -112,7 +94,7 @@ describe('A breaking change of an operation, in a new node version', () => {
 	])('runs %s through the engine', async (_name, typeVersion, parameters) => {
 		const before = sim.requests.length;
 		const result = await run(typeVersion, parameters);
-		const task = result.data.resultData.runData['Voice Agent CRM'][0];
+		const task = result.data.resultData.runData[ACTION_NODE_NAME][0];
 		expect(task.error).toBeUndefined();
 		expect(sim.requests.slice(before).map((r) => `${r.method} ${r.path}`)).toEqual([
 			`GET /v1/contacts/${contactId}/tags`,
