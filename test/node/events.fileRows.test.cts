@@ -5,18 +5,7 @@ import {
 	type FileRecord,
 	type RowParser,
 } from '../../nodes/VoiceAgentCrm/actions/event/file/rows';
-
-/** A small seeded generator (mulberry32), so that a failing case can be run again. */
-function random(seed: number) {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { randomSource as random } from '../trigger/simulation.cts';
 
 async function parse(bytes: Uint8Array, parser: RowParser, cuts: number[] = []) {
 	const pieces: Uint8Array[] = [];

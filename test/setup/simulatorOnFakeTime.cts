@@ -4,16 +4,20 @@ import { startSimulator, type Simulator } from '../../simulator/index.cts';
 /**
  * Registers, for the enclosing describe, a fake clock and a simulator started after it (so that
  * its clock follows the fake one) before each test, both stopped after it; `use` receives them.
+ * `once`: one clock and one simulator for all the describe's tests.
  */
-export function withSimulatorOnFakeTime(use: (time: FakeTime, sim: Simulator) => void): void {
+export function withSimulatorOnFakeTime(
+	use: (time: FakeTime, sim: Simulator) => void,
+	{ once = false } = {},
+): void {
 	let time: FakeTime;
 	let sim: Simulator;
-	beforeEach(async () => {
+	(once ? beforeAll : beforeEach)(async () => {
 		time = installFakeTime();
 		sim = await startSimulator();
 		use(time, sim);
 	});
-	afterEach(async () => {
+	(once ? afterAll : afterEach)(async () => {
 		await sim.stop();
 		time.uninstall();
 	});

@@ -1,8 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { insertCall } from '../../simulator/index.cts';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
+import type { Simulator } from '../../simulator/index.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
 import { beforeNthRequest, finishedIds, placeCall, randomSource } from './simulation.cts';
 
@@ -19,15 +20,14 @@ const LATE_ANALYSIS_MS = 20 * MINUTE;
 describe('Call Finished through 1,000 simulated calls', () => {
 	let time: FakeTime;
 	let sim: Simulator;
-	beforeAll(async () => {
-		// the transport's repeats after a failed page wait on fake time, not in real time
-		time = installFakeTime();
-		sim = await startSimulator();
-	});
-	afterAll(async () => {
-		await sim.stop();
-		time.uninstall();
-	});
+	// the transport's repeats after a failed page wait on fake time, not in real time
+	withSimulatorOnFakeTime(
+		(t, s) => {
+			time = t;
+			sim = s;
+		},
+		{ once: true },
+	);
 
 	it('emits every call that finished after activation exactly once, with its analysis or a note saying why not', async () => {
 		const random = randomSource(7);

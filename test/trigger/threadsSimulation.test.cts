@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
-import { startSimulator } from '../../simulator/index.cts';
 import type { Thread, Simulator } from '../../simulator/index.cts';
-import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
 import { beforeNthRequest, pick, randomSource } from './simulation.cts';
 
@@ -34,15 +34,14 @@ const sameAssignment = (a: Seen, b: Seen) =>
 describe('Thread Changed with changes racing the polls', () => {
 	let time: FakeTime;
 	let sim: Simulator;
-	beforeAll(async () => {
-		// the transport's repeats after a failed page wait on fake time, not in real time
-		time = installFakeTime();
-		sim = await startSimulator();
-	});
-	afterAll(async () => {
-		await sim.stop();
-		time.uninstall();
-	});
+	// the transport's repeats after a failed page wait on fake time, not in real time
+	withSimulatorOnFakeTime(
+		(t, s) => {
+			time = t;
+			sim = s;
+		},
+		{ once: true },
+	);
 
 	it('emits every observed status and assignment change once, and every update once, each with before and after', async () => {
 		const random = randomSource(11);
