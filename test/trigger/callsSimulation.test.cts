@@ -21,13 +21,7 @@ describe('Call Finished through 1,000 simulated calls', () => {
 	let time: FakeTime;
 	let sim: Simulator;
 	// the transport's repeats after a failed page wait on fake time, not in real time
-	withSimulatorOnFakeTime(
-		(t, s) => {
-			time = t;
-			sim = s;
-		},
-		{ once: true },
-	);
+	withSimulatorOnFakeTime((t, s) => ([time, sim] = [t, s]), { once: true });
 
 	it('emits every call that finished after activation exactly once, with its analysis or a note saying why not', async () => {
 		const random = randomSource(7);

@@ -35,13 +35,7 @@ describe('Thread Changed with changes racing the polls', () => {
 	let time: FakeTime;
 	let sim: Simulator;
 	// the transport's repeats after a failed page wait on fake time, not in real time
-	withSimulatorOnFakeTime(
-		(t, s) => {
-			time = t;
-			sim = s;
-		},
-		{ once: true },
-	);
+	withSimulatorOnFakeTime((t, s) => ([time, sim] = [t, s]), { once: true });
 
 	it('emits every observed status and assignment change once, and every update once, each with before and after', async () => {
 		const random = randomSource(11);
