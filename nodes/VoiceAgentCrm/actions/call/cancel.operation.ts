@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
+import { didFirstAttemptDoIt } from './firstAttempt';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
@@ -46,11 +47,13 @@ async function canceledByFirstAttempt(
 	itemIndex: number,
 	refusal: unknown,
 ): Promise<IDataObject> {
-	const { payload } = await apiRequest.call(context, 'getCallStatus', {
-		params: { callId },
+	const { didIt } = await didFirstAttemptDoIt(
+		context,
+		callId,
 		itemIndex,
-	});
-	if ((payload as IDataObject).call_status !== CANCELED) throw refusal;
+		(status) => status.call_status === CANCELED,
+	);
+	if (!didIt) throw refusal;
 	return {
 		call_id: callId,
 		canceled: true,

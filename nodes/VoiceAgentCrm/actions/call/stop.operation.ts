@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
+import { didFirstAttemptDoIt } from './firstAttempt';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
@@ -42,13 +43,13 @@ async function stoppedByFirstAttempt(
 	itemIndex: number,
 	repeat: IDataObject,
 ): Promise<IDataObject> {
-	const { payload } = await apiRequest.call(context, 'getCallStatus', {
-		params: { callId },
+	const { didIt, status } = await didFirstAttemptDoIt(
+		context,
+		callId,
 		itemIndex,
-	});
-	const status = payload as IDataObject;
-	if (status.disconnection_reason !== STOPPED_BY_API)
-		return { ...repeat, disconnection_reason: status.disconnection_reason ?? null };
+		(read) => read.disconnection_reason === STOPPED_BY_API,
+	);
+	if (!didIt) return { ...repeat, disconnection_reason: status.disconnection_reason ?? null };
 	return {
 		...repeat,
 		stopped: true,
