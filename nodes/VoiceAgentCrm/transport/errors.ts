@@ -13,8 +13,11 @@ import { MAX_SAME_ORIGIN_REDIRECTS } from './redirects';
 
 /** What went wrong with one request, as the transport saw it; never the request, so never the key. */
 export type Failure =
-	/** No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped connection). */
-	| { kind: 'noAnswer'; reason: string; reached: boolean }
+	/**
+	 * No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped
+	 * connection). `plainHttp`: an https:// address answered in plain HTTP (nothing was sent).
+	 */
+	| { kind: 'noAnswer'; reason: string; reached: boolean; plainHttp?: true }
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
 	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
@@ -105,6 +108,9 @@ STATUS_ADVICE[431] = STATUS_ADVICE[414];
 
 export const BASE_URL_ADVICE =
 	"check the Base URL in the credential: it must be the API's address (a trailing /v1 is fine)";
+/** An https:// Base URL on a port that speaks plain HTTP: OpenSSL's own words say nothing to a user. */
+export const PLAIN_HTTP =
+	'The Base URL uses https:// but the server answered plain HTTP: use http:// in the Base URL, or the port the service serves https on. Nothing was sent.';
 /** A 5xx that reaches the general advice was repeated to no avail: what it touches may be repeated. */
 const SERVICE_FAILED = 'The service failed to answer. Try again in a little while.';
 
@@ -183,6 +189,7 @@ function tookEffectHeadline(
 export function generalHeadline(endpoint: Endpoint, failure: Failure): string {
 	switch (failure.kind) {
 		case 'noAnswer':
+			if (failure.plainHttp) return PLAIN_HTTP;
 			return `The service did not answer: ${failure.reason}. Check the Base URL in the credential and that the service is reachable.`;
 		case 'unreadable':
 			return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}. This may be a wrong Base URL (a web page instead of the API) or a service change: ${BASE_URL_ADVICE}.`;

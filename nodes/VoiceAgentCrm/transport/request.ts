@@ -136,9 +136,10 @@ function parseBody(raw: unknown): { parsed: unknown; malformed: boolean } {
 
 /** Whether the endpoint's policy sends the request again after this failure. */
 function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions): boolean {
-	// no answer or a 5xx: what a later attempt may not meet again
+	// no answer or a 5xx: what a later attempt may not meet again (a plain HTTP port it will)
 	const transient =
-		failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
+		(failure.kind === 'noAnswer' && !failure.plainHttp) ||
+		(failure.kind === 'status' && failure.status >= 500);
 	switch (endpoint.repeat) {
 		case 'idempotent':
 			return transient;
@@ -219,6 +220,8 @@ export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' 
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
 	const message = e?.message ?? '';
+	if (isPlainHttpAnswer(code, message))
+		return { kind: 'noAnswer', reason: PLAIN_HTTP_REASON, reached: false, plainHttp: true };
 	if (code === 'ECONNREFUSED')
 		return { kind: 'noAnswer', reason: 'the connection was refused', reached: false };
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
@@ -234,6 +237,17 @@ export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' 
 		return { kind: 'noAnswer', reason: 'the connection was dropped', reached: true };
 	}
 	return { kind: 'noAnswer', reason: 'the request failed', reached: true };
+}
+
+const PLAIN_HTTP_REASON = 'the server answered plain HTTP to an https:// address';
+
+/** OpenSSL's words when an https:// request meets a server that speaks plain HTTP. */
+function isPlainHttpAnswer(code: string | undefined, message: string): boolean {
+	return (
+		code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+		code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' ||
+		/wrong version number|packet length too long/i.test(message)
+	);
 }
 
 /** Whether the answer is a web page (a gateway's or a website's), not the API's JSON. */
