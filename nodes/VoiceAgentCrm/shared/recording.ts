@@ -11,7 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, noAnswerOf, normalizeBaseUrl, RETRY_LIMITS } from '../transport/request';
+import {
+	cancelSignalOf,
+	CREDENTIAL_NAME,
+	noAnswerOf,
+	normalizeBaseUrl,
+	RETRY_LIMITS,
+} from '../transport/request';
 import { discard, dropIfLate, startDeadline, type ByteStream, type Deadline } from './download';
 
 /**
@@ -259,6 +265,7 @@ async function downloadRecording(
 			new DownloadRefused(
 				`the download did not finish within ${RECORDING_DEADLINE_MS / 60_000} minutes, the time a recording download may take in all, so it was stopped`,
 			),
+		cancelSignalOf(context),
 	);
 	let body: ByteStream | undefined;
 	// the reason the body was refused, whatever error n8n's binary data store then reports

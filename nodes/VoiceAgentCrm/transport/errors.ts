@@ -16,8 +16,9 @@ export type Failure =
 	/**
 	 * No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped
 	 * connection). `plainHttp`: an https:// address answered in plain HTTP (nothing was sent).
+	 * `stopped`: n8n aborted it on its way, as the execution was stopped.
 	 */
-	| { kind: 'noAnswer'; reason: string; reached: boolean; plainHttp?: true }
+	| { kind: 'noAnswer'; reason: string; reached: boolean; plainHttp?: true; stopped?: true }
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
 	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
@@ -111,6 +112,9 @@ export const BASE_URL_ADVICE =
 /** An https:// Base URL on a port that speaks plain HTTP: OpenSSL's own words say nothing to a user. */
 export const PLAIN_HTTP =
 	'The Base URL uses https:// but the server answered plain HTTP: use http:// in the Base URL, or the port the service serves https on. Nothing was sent.';
+/** A Stop while a request waited for its turn (a Retry-After, the pacing, a repeat's backoff). */
+export const STOPPED_BEFORE_SENDING =
+	'The execution was stopped before this request was sent, so it was not sent.';
 /** A 5xx that reaches the general advice was repeated to no avail: what it touches may be repeated. */
 const SERVICE_FAILED = 'The service failed to answer. Try again in a little while.';
 
@@ -158,7 +162,7 @@ export function failureError(
 function whatHappened(endpoint: Endpoint, failure: Failure): string {
 	switch (failure.kind) {
 		case 'noAnswer':
-			return `${failure.reason} after it was sent`;
+			return failure.stopped ? failure.reason : `${failure.reason} after it was sent`;
 		case 'unreadable':
 			return `the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}`;
 		case 'status':

@@ -17,6 +17,7 @@ import {
 	failureError,
 	isProviderUnavailable,
 	mayHaveTakenEffect,
+	STOPPED_BEFORE_SENDING,
 	type Failure,
 } from './errors';
 import { keyRemover, type KeyRemover } from './keyRemoval';
@@ -154,10 +155,23 @@ function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions
 	}
 }
 
+/** The signal n8n aborts when the execution is stopped (a Stop in the editor, a timeout); none for a bare context. */
+export function cancelSignalOf(context: object): AbortSignal | undefined {
+	const functions = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return functions.getExecutionCancelSignal?.();
+}
+
 /** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
 function wasStopped(context: ApiContext): boolean {
-	const functions = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
-	return functions.getExecutionCancelSignal?.()?.aborted === true;
+	return cancelSignalOf(context)?.aborted === true;
+}
+
+/** A request the transport never sent (again) because the execution was stopped while it waited. */
+function stoppedBeforeSending(context: ApiContext, endpoint: Endpoint, itemIndex?: number) {
+	return new NodeOperationError(context.getNode(), STOPPED_BEFORE_SENDING, {
+		itemIndex,
+		description: `${endpoint.method} ${endpoint.path} was not sent: the execution was stopped while the request waited for its turn.`,
+	});
 }
 
 /** Whether the request may be sent again after it may have taken effect. */
@@ -239,6 +253,14 @@ export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' 
 	return { kind: 'noAnswer', reason: 'the request failed', reached: true };
 }
 
+/** The execution was stopped while the request was on its way: n8n aborted it, sent or not. */
+const STOPPED_ON_ITS_WAY: Failure = {
+	kind: 'noAnswer',
+	reason: 'the execution was stopped while it was on its way',
+	reached: true,
+	stopped: true,
+};
+
 const PLAIN_HTTP_REASON = 'the server answered plain HTTP to an https:// address';
 
 /** OpenSSL's words when an https:// request meets a server that speaks plain HTTP. */
@@ -307,6 +329,13 @@ export async function apiRequest<T = unknown>(
 	};
 	noteAttempt(this, endpoint, itemIndex);
 
+	const stop = cancelSignalOf(this);
+	/** Wait `ms`, or until the execution is stopped: then false, and nothing more is sent. */
+	const pause = async (ms: number): Promise<boolean> =>
+		await sleep(ms, stop).then(
+			() => !wasStopped(this),
+			() => false,
+		);
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
 		if (
 			wasStopped(this) ||
@@ -314,12 +343,16 @@ export async function apiRequest<T = unknown>(
 			++transientTries >= RETRY_LIMITS.transientTries
 		)
 			return false;
-		await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+		if (!(await pause(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1)))) return false;
 		repeatedAfterUncertainAttempt ||= mayHaveTakenEffect(endpoint, failure);
 		return true;
 	};
 	for (;;) {
-		await waitForBudgets(this, budgets);
+		const turn = await waitForBudgets(this, budgets, stop).then(
+			() => !wasStopped(this),
+			() => false,
+		);
+		if (!turn) throw stoppedBeforeSending(this, endpoint, itemIndex);
 		let response: IN8nHttpFullResponse;
 		options.onAttempt?.();
 		try {
@@ -329,7 +362,7 @@ export async function apiRequest<T = unknown>(
 				request,
 			)) as IN8nHttpFullResponse;
 		} catch (error) {
-			const failure = noAnswerOf(error);
+			const failure = wasStopped(this) ? STOPPED_ON_ITS_WAY : noAnswerOf(error);
 			if (await repeatAfter(failure)) continue;
 			throw fail(failure);
 		}
@@ -400,7 +433,8 @@ export async function apiRequest<T = unknown>(
 				rateLimitWaitedMs + waitMs <= RETRY_LIMITS.rateLimitTotalWaitMs
 			) {
 				rateLimitWaitedMs += waitMs;
-				await sleep(waitMs);
+				// a 429 left nothing done: a Stop during its wait leaves nothing sent
+				if (!(await pause(waitMs))) throw stoppedBeforeSending(this, endpoint, itemIndex);
 				continue;
 			}
 			const budget = BUDGET_LABELS[exhaustedBudget(headerBudget, headers)];
