@@ -3,6 +3,8 @@ import { join } from 'node:path';
 
 import { ENDPOINTS, type Endpoint } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import {
+	MAY_HAVE_TAKEN_EFFECT,
+	OUTCOME_UNKNOWN,
 	PLAIN_HTTP,
 	STATUS_ADVICE,
 	STOPPED_BEFORE_SENDING,
@@ -34,6 +36,8 @@ describe('README, "Troubleshooting", against the failure contract', () => {
 		...Object.values(STATUS_ADVICE),
 		PLAIN_HTTP,
 		STOPPED_BEFORE_SENDING,
+		MAY_HAVE_TAKEN_EFFECT,
+		OUTCOME_UNKNOWN,
 		...Object.values<Endpoint>(ENDPOINTS).flatMap(({ failure }) =>
 			[failure.mayHaveHappened, ...Object.values(failure.byStatus ?? {})].filter(
 				(text): text is string => !!text,

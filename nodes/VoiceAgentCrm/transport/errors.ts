@@ -21,8 +21,12 @@ export type Failure =
 	| { kind: 'noAnswer'; reason: string; reached: boolean; plainHttp?: true; stopped?: true }
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
-	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
-	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean }
+	/**
+	 * A 2xx the node cannot read, and a repeat would not read better. `apiShaped`: the body is the
+	 * API's own answer for the endpoint (its envelope, its record; cut or changed), so the request
+	 * reached the API and was carried out; otherwise a gateway or another server may have answered.
+	 */
+	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean; apiShaped?: boolean }
 	/**
 	 * A redirect the transport did not follow (`transport/redirects.ts`): `target` is the origin it
 	 * pointed at; `why` says why it was not followed.
@@ -141,11 +145,16 @@ export function failureError(
 		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
 		circumstances.extra ?? '',
 	].filter(Boolean);
+	const write = endpoint.method !== 'GET';
 	const headline = tookEffectOnce
-		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
-		: failure.kind === 'unreadable' && endpoint.method !== 'GET' && !failure.webPage
-			? tookEffectHeadline(endpoint, failure)
-			: generalHeadline(endpoint, failure);
+		? `${contract.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
+		: failure.kind === 'unreadable' && write && !failure.webPage
+			? failure.apiShaped
+				? tookEffectHeadline(endpoint, failure)
+				: unknownOutcomeHeadline(endpoint, failure)
+			: uncertain && circumstances.repeatable && write && failure.kind !== 'unreadable'
+				? `${contract.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: ${whatHappened(endpoint, failure)} on its last try, and no try got a clear answer. ${SAFE_TO_REPEAT}`
+				: generalHeadline(endpoint, failure);
 	const response: JsonObject =
 		failure.kind === 'status'
 			? { statusCode: failure.status, message: failure.apiMessage }
@@ -156,6 +165,23 @@ export function failureError(
 		httpCode: failure.kind === 'noAnswer' ? undefined : String(failure.status),
 		itemIndex: circumstances.itemIndex,
 	});
+}
+
+/** The headline of a write whose answer does not tell whether it took effect (never for a read). */
+export const MAY_HAVE_TAKEN_EFFECT = 'The request may have taken effect';
+export const OUTCOME_UNKNOWN = 'Whether the request took effect is unknown';
+const SAFE_TO_REPEAT = 'Running the item again is safe: this request does not take effect twice.';
+
+/**
+ * A write that is safe to repeat, answered with a 2xx that is not the API's own answer (other JSON,
+ * plain text): a gateway, a catch-all or another service may have answered without the API ever
+ * seeing the request, so nothing says it took effect.
+ */
+function unknownOutcomeHeadline(
+	endpoint: Endpoint,
+	failure: Extract<Failure, { kind: 'unreadable' }>,
+): string {
+	return `${OUTCOME_UNKNOWN}: the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}, not the API's own answer (a gateway, a catch-all or a wrong Base URL may have answered instead). ${BASE_URL_ADVICE[0].toUpperCase()}${BASE_URL_ADVICE.slice(1)}. ${SAFE_TO_REPEAT}`;
 }
 
 /** A write that may have taken effect: what happened, said after "may have been …". */
@@ -173,9 +199,9 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 }
 
 /**
- * A write the service answered with a 2xx the node cannot read (not a web page), where running it
- * again is safe (an update, a stop, a cancel, events with IDs): the 2xx says it took effect; only
- * its answer is missing or odd. A web page is still "a wrong Base URL".
+ * A write the API itself answered with a 2xx the node cannot read (its own answer, cut or
+ * changed), where running it again is safe (an update, a stop, a cancel, events with IDs): the
+ * 2xx says it took effect; only its answer is missing or odd. A web page is still "a wrong Base URL".
  */
 function tookEffectHeadline(
 	endpoint: Endpoint,

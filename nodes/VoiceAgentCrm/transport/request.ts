@@ -220,6 +220,28 @@ function unwrap(
 	}
 }
 
+/**
+ * How the API's own answer of each shape begins, to know a cut or garbled answer of the API from
+ * another server's: the envelope repeats its status first, a bare record starts with its `id`.
+ */
+const API_OPENINGS: Record<Endpoint['answer'], RegExp> = {
+	envelope: /^\s*\{\s*"statusCode"\s*:\s*2\d\d\b/,
+	bare: /^\s*(\{\s*"id"\s*:|true\b|false\b)/,
+	paginated: /^\s*(\[|\{\s*"data"\s*:)/,
+	counted: /^\s*\{\s*"data"\s*:/,
+	send: /^\s*\{\s*"success"\s*:/,
+};
+
+/** An envelope endpoint's answer that is the API's own (its `statusCode` repeats the status) but lacks its data. */
+function isEnvelopeOf(endpoint: Endpoint, body: unknown, status: number): boolean {
+	return (
+		endpoint.answer === 'envelope' &&
+		!!body &&
+		typeof body === 'object' &&
+		(body as IDataObject).statusCode === status
+	);
+}
+
 function numberOr(value: unknown): number | undefined {
 	const n = Number(value);
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
@@ -325,6 +347,8 @@ export async function apiRequest<T = unknown>(
 		});
 		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
 			refusedAfterUncertainAttempt.set(error, failure.status);
+		if (failure.kind === 'unreadable' && !failure.apiShaped && !failure.webPage)
+			notTheApisAnswer.add(error);
 		return error;
 	};
 	noteAttempt(this, endpoint, itemIndex);
@@ -400,9 +424,16 @@ export async function apiRequest<T = unknown>(
 					status,
 					what: 'a body that is not JSON',
 					webPage: isWebPage(response, parsed),
+					apiShaped: API_OPENINGS[endpoint.answer].test(String(parsed)),
 				});
 			const answer = unwrap(endpoint, keys.value(parsed));
-			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
+			if ('wrong' in answer)
+				throw fail({
+					kind: 'unreadable',
+					status,
+					what: answer.wrong,
+					apiShaped: isEnvelopeOf(endpoint, parsed, status),
+				});
 			noteWrite(this, endpoint, itemIndex, answer.payload);
 			return {
 				payload: answer.payload as T,
@@ -446,6 +477,17 @@ export async function apiRequest<T = unknown>(
 		if (await repeatAfter(failure)) continue;
 		throw fail(failure);
 	}
+}
+
+/** Errors of a 2xx whose body is not the API's own answer (nor a web page): whether it took effect is unknown. */
+const notTheApisAnswer = new WeakSet<object>();
+
+/**
+ * Whether `error` is a 2xx answered with a body that is not the API's own answer (other JSON, plain
+ * text): a gateway or another server may have answered, so only a read can tell what happened.
+ */
+export function isNotTheApisAnswer(error: unknown): boolean {
+	return !!error && typeof error === 'object' && notTheApisAnswer.has(error);
 }
 
 /** Errors of a repeat that followed an uncertain attempt, with the status the repeat met. */
