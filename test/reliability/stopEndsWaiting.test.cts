@@ -1,6 +1,7 @@
 import { startFileHost, dripBytes, type FileHost } from '../../harness/fileHost.cts';
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { STOPPED_BEFORE_SENDING } from '../../nodes/VoiceAgentCrm/transport/errors';
+import { STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { startStoppableRun } from './stoppable.cts';
 
@@ -105,5 +106,24 @@ describe('a Stop ends waiting and downloads at once', () => {
 		const sent = await written;
 		// the host stops writing once the node lets go of the connection
 		expect(sent).toBeLessThan(1_000_000);
+	});
+
+	it("a write on its way at the Stop is named in the execution's custom data as n8n saves it at the Stop", async () => {
+		sim.faults.inject({ method: 'POST', path: '/v1/tags', fault: { delayMs: 3_000 } });
+		const run = startStoppableRun({
+			credentials: credentials(),
+			parameters: { resource: 'tag', operation: 'create', name: 'stop-pending', color: '#112233' },
+		});
+		const arrived = new Promise<void>((resolve) => sim.onRequest(() => resolve()));
+		await time.runUntilSettled(arrived);
+		run.stop();
+		const { message } = await time.runUntilSettled(run.done);
+		expect(run.customDataAtStop()).toEqual({
+			[STOPPED_NOTE_KEY]:
+				'The tag may have been created: the execution was stopped while POST /v1/tags was on its way (item 0). Check Tag → Get Many before running this item again.',
+		});
+		expect(message).toMatch(
+			/^The tag may have been created: the execution was stopped while it was on its way/,
+		);
 	});
 });

@@ -18,6 +18,12 @@ export interface StoppableRun {
 	stop(): void;
 	/** The run once the node has returned (or thrown) after the Stop. */
 	done: Promise<{ run: IRun; message?: string; description?: string }>;
+	/**
+	 * The execution's custom data as n8n saves a stopped execution: the snapshot its
+	 * `workflowExecuteAfter` hook is given at the Stop, before the node returns (n8n 2.38.7 saves
+	 * that snapshot and skips the node's later output; conventions.md).
+	 */
+	customDataAtStop(): Record<string, string> | undefined;
 }
 
 export function startStoppableRun(options: RunNodeOptions): StoppableRun {
@@ -31,6 +37,10 @@ export function startStoppableRun(options: RunNodeOptions): StoppableRun {
 		nodeTypes: new TestNodeTypes(),
 	});
 	const hooks = lifecycleHooks('manual', 'exec-stop', { ...json, id: 'wf-stop', name: 'stop' });
+	let atStop: Record<string, string> | undefined;
+	hooks.addHandler('workflowExecuteAfter', (fullRunData) => {
+		atStop ??= structuredClone(fullRunData.data.resultData.metadata ?? {});
+	});
 	registerSecret(options.credentials.apiKey);
 	const running = new WorkflowExecute(
 		additionalDataFor(options.credentials, hooks),
@@ -47,5 +57,5 @@ export function startStoppableRun(options: RunNodeOptions): StoppableRun {
 		const error = task?.error ?? run.data.resultData.error;
 		return { run, message: error?.message, description: error?.description ?? undefined };
 	});
-	return { stop: () => running.cancel(), done };
+	return { stop: () => running.cancel(), done, customDataAtStop: () => atStop };
 }

@@ -16,6 +16,7 @@ import {
 	apiMessageOf,
 	failureError,
 	isProviderUnavailable,
+	MAY_HAVE_TAKEN_EFFECT,
 	mayHaveTakenEffect,
 	STOPPED_BEFORE_SENDING,
 	type Failure,
@@ -164,6 +165,25 @@ export function cancelSignalOf(context: object): AbortSignal | undefined {
 /** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
 function wasStopped(context: ApiContext): boolean {
 	return cancelSignalOf(context)?.aborted === true;
+}
+
+/** The key of the execution's custom data that says what a Stop left in the balance. */
+export const STOPPED_NOTE_KEY = 'voice_agent_crm_stopped';
+
+/**
+ * A Stop while a write was on its way: say so in the execution's custom data, at once. n8n saves a
+ * stopped execution as it was at the Stop (its custom data included) and drops the node's later
+ * error, so this note, set while n8n aborts the execution's signal, is what the user can find.
+ */
+function noteStoppedOnItsWay(context: ApiContext, endpoint: Endpoint, itemIndex?: number): void {
+	const { failure } = endpoint;
+	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
+	const note = `${failure.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: the execution was stopped while ${endpoint.method} ${endpoint.path} was on its way${item}. ${failure.check ?? 'Check before running the item again.'}`;
+	try {
+		(context as Partial<IExecuteFunctions>).customData?.set(STOPPED_NOTE_KEY, note.slice(0, 512));
+	} catch {
+		// a context without an execution's data (a trigger's poll): the error is all there is
+	}
 }
 
 /** A request the transport never sent (again) because the execution was stopped while it waited. */
@@ -379,12 +399,12 @@ export async function apiRequest<T = unknown>(
 		if (!turn) throw stoppedBeforeSending(this, endpoint, itemIndex);
 		let response: IN8nHttpFullResponse;
 		options.onAttempt?.();
+		const onStop = () => noteStoppedOnItsWay(this, endpoint, itemIndex);
+		if (isWrite(endpoint)) stop?.addEventListener('abort', onStop, { once: true });
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				request,
-			)) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication
+				.call(this, CREDENTIAL_NAME, request)
+				.finally(() => stop?.removeEventListener('abort', onStop))) as IN8nHttpFullResponse;
 		} catch (error) {
 			const failure = wasStopped(this) ? STOPPED_ON_ITS_WAY : noAnswerOf(error);
 			if (await repeatAfter(failure)) continue;
