@@ -1,7 +1,8 @@
 import { runNode } from '../../harness/engine.cts';
 import { startFileHost, type FileHost } from '../../harness/fileHost.cts';
 import { PLAIN_HTTP } from '../../nodes/VoiceAgentCrm/transport/errors';
-import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { callWithRecording, getWithRecording } from './recordingCall.cts';
 
 /**
  * Faults whose raw words say nothing to a user (issue 31, point 7): an https:// address on a port
@@ -35,23 +36,11 @@ describe('plain words for faults that came in raw text', () => {
 	const getRecording = (callId: string) =>
 		runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-			},
+			parameters: getWithRecording(callId),
 		});
 
-	const callWithRecording = (url: string) => {
-		const call = insertCall(sim, { phase: 'ended', duration: 50 });
-		call.call_record = url;
-		return call;
-	};
-
 	it('an https:// recording URL on a plain HTTP server: the item says so, not OpenSSL', async () => {
-		const call = callWithRecording(`${asHttps(host.url)}/r.wav`);
+		const call = callWithRecording(sim, `${asHttps(host.url)}/r.wav`);
 		const { error } = await getRecording(call.id);
 		expect(error?.message).toBe(
 			`Downloading the recording of call ${call.id} failed: the recording URL uses https:// but its server answered plain HTTP`,
@@ -71,7 +60,7 @@ describe('plain words for faults that came in raw text', () => {
 		[`attachment; filename*=UTF-8''caf%C3%A9.mp3; filename="cafe.mp3"`, 'café.mp3'],
 	])('Content-Disposition %s → %s', async (disposition, fileName) => {
 		answerWith(disposition);
-		const call = callWithRecording(`${host.url}/files/r%20x.mp3`);
+		const call = callWithRecording(sim, `${host.url}/files/r%20x.mp3`);
 		const { items, error } = await getRecording(call.id);
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.audio).toMatchObject({ fileName: fileName.replace('%20', ' ') });
@@ -79,7 +68,7 @@ describe('plain words for faults that came in raw text', () => {
 
 	it('a recording URL whose last segment is not valid percent-encoding keeps it as written', async () => {
 		answerWith('inline');
-		const call = callWithRecording(`${host.url}/files/bad%E0.mp3`);
+		const call = callWithRecording(sim, `${host.url}/files/bad%E0.mp3`);
 		const { items, error } = await getRecording(call.id);
 		expect(error).toBeUndefined();
 		expect(items[0].binary?.audio).toMatchObject({ fileName: 'bad%E0.mp3' });

@@ -2,7 +2,8 @@ import { startFileHost, dripBytes, type FileHost } from '../../harness/fileHost.
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { STOPPED_BEFORE_SENDING } from '../../nodes/VoiceAgentCrm/transport/errors';
 import { STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
-import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { callWithRecording, getWithRecording } from './recordingCall.cts';
 import { startStoppableRun } from './stoppable.cts';
 
 const HOUR = 3_600_000;
@@ -86,17 +87,10 @@ describe('a Stop ends waiting and downloads at once', () => {
 		host.handle = (_path, res) => {
 			written = dripBytes(res);
 		};
-		const call = insertCall(sim, { phase: 'ended', duration: 50 });
-		call.call_record = `${host.url}/slow.wav`;
+		const call = callWithRecording(sim, `${host.url}/slow.wav`);
 		const run = startStoppableRun({
 			credentials: credentials(),
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId: call.id,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-			},
+			parameters: getWithRecording(call.id),
 		});
 		const { message, afterStopMs } = await stopAfterTenSeconds(run);
 		expect(afterStopMs).toBeLessThan(2_000);
