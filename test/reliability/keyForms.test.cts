@@ -8,12 +8,24 @@ import { linesOfThisTest } from '../setup/secretScan.cts';
 
 /**
  * Forms of the API key a service (or a proxy in front of it) may quote back: a part of 8
- * characters or more, another case, base64 at any alignment, base64url, URL-encoded, broken up by
- * markup; and the `user:password@` of the Base URL. None of them may reach an output item, an
+ * characters or more, another case, base64 at any alignment, base64url, URL-encoded, hex, HTML
+ * entities (decimal, hex, named), broken up by markup or by invisible characters; and the
+ * `user:password@` of the Base URL. None of them may reach an output item, an
  * error (any of its properties, enumerable or not) or a log line.
  */
 const API_KEY = 'vak_Kx7+Qm2/Zp9=Lw4&Rt6_Yh3Nv8Ju5';
 const PASSWORD = 'pa55-Word-of-the-proxy';
+
+/** `text` with each character written as an HTML entity of its code. */
+const entities = (text: string, entity: (code: number) => string) =>
+	[...text].map((c) => entity(c.codePointAt(0)!)).join('');
+const NAMED: Record<string, string> = {
+	'+': 'plus',
+	'/': 'sol',
+	'=': 'equals',
+	'&': 'amp',
+	_: 'lowbar',
+};
 
 const base64At = (prefix: string) => Buffer.from(`${prefix}${API_KEY}`).toString('base64');
 
@@ -55,6 +67,44 @@ const FORMS: Array<{ form: string; quoted: string; hidden: string[] }> = [
 		form: 'the key broken up by markup',
 		quoted: `<code>${API_KEY.slice(0, 5)}<b>${API_KEY.slice(5, 11)}</b>${API_KEY.slice(11)}</code>`,
 		hidden: [API_KEY.slice(0, 5), API_KEY.slice(5, 11), API_KEY.slice(11, 19)],
+	},
+	{
+		form: 'the key in hex',
+		quoted: `digest ${Buffer.from(API_KEY).toString('hex')}`,
+		hidden: [Buffer.from(API_KEY).toString('hex').slice(6, 30)],
+	},
+	{
+		form: 'the key in upper-case hex, at an odd digit',
+		quoted: `0${Buffer.from(API_KEY).toString('hex').toUpperCase()}`,
+		hidden: [Buffer.from(API_KEY).toString('hex').toUpperCase().slice(10, 34)],
+	},
+	{
+		form: 'the key as decimal HTML entities',
+		quoted: entities(API_KEY, (code) => `&#${code};`),
+		hidden: [entities(API_KEY.slice(2, 12), (code) => `&#${code};`)],
+	},
+	{
+		form: 'the key as hex HTML entities',
+		quoted: entities(API_KEY, (code) => `&#x${code.toString(16).toUpperCase()};`),
+		hidden: [entities(API_KEY.slice(4, 14), (code) => `&#x${code.toString(16).toUpperCase()};`)],
+	},
+	{
+		form: 'the key with its punctuation as named HTML entities',
+		quoted: API_KEY.replace(/[+/=&_]/g, (c) => `&${NAMED[c]};`),
+		hidden: [
+			API_KEY.slice(0, 6),
+			API_KEY.slice(17, 23).replace(/[+/=&_]/g, (c) => `&${NAMED[c]};`),
+		],
+	},
+	{
+		form: 'the key with a zero-width space between its characters',
+		quoted: [...API_KEY].join('\u200b'),
+		hidden: [[...API_KEY.slice(3, 12)].join('\u200b')],
+	},
+	{
+		form: 'the key with zero-width joiners and soft hyphens in it',
+		quoted: `${API_KEY.slice(0, 6)}\u200d${API_KEY.slice(6, 15)}\u00ad${API_KEY.slice(15)}`,
+		hidden: [API_KEY.slice(0, 6), API_KEY.slice(6, 15), API_KEY.slice(15)],
 	},
 	{ form: "the Base URL's user info", quoted: `proxy-user:${PASSWORD}@`, hidden: [PASSWORD] },
 	{ form: "the Base URL's password alone", quoted: `password ${PASSWORD}`, hidden: [PASSWORD] },

@@ -47,6 +47,8 @@ export interface FaultColumn {
 	handled: boolean;
 	/** What the error of a failed item must say: the status or what happened. */
 	says: RegExp;
+	/** A 2xx that is not the API's own answer for any endpoint: another server's JSON. */
+	notTheApi?: true;
 }
 
 const HTML_ERROR_PAGE =
@@ -163,6 +165,7 @@ export const FAULTS: FaultColumn[] = [
 		kind: 'badAnswer',
 		fault: { status: 200, body: { status: 'ok' }, afterHandling: true },
 		handled: true,
+		notTheApi: true,
 		says: /HTTP 200 .*(without|not)/,
 	},
 ];
@@ -185,6 +188,8 @@ export interface OperationClass {
 	waitsForCall?: boolean;
 	/** The cell's words when a request that took effect was repeated, where the output says more than "succeeds". */
 	afterRepeat?: string;
+	/** The cell's words when a 2xx that is not the API's answer is followed by a read that proves the outcome (Stop). */
+	provedByRead?: string;
 }
 
 export const OPERATION_CLASSES: OperationClass[] = [
@@ -198,6 +203,7 @@ export const OPERATION_CLASSES: OperationClass[] = [
 		label: 'Stop (Call → Stop), a live call',
 		endpoint: 'stopCall',
 		afterRepeat: 'repeats, reports the call stopped',
+		provedByRead: "reads the call's status, reports the call stopped",
 	},
 	{
 		key: 'eventsWithIds',
@@ -226,7 +232,8 @@ export const OPERATION_CLASSES: OperationClass[] = [
 	},
 ];
 
-export type Outcome = 'repeats' | 'fails';
+/** `proves`: not sent again; a read of the record shows what the request did, and the item succeeds. */
+export type Outcome = 'repeats' | 'fails' | 'proves';
 
 /** The policy, cell by cell: whether a request that met this fault is sent again. */
 export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcome {
@@ -236,7 +243,7 @@ export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcom
 		case 'rateLimit':
 			return 'repeats';
 		case 'badAnswer':
-			return 'fails';
+			return row.provedByRead && fault.notTheApi ? 'proves' : 'fails';
 		case 'providerUnavailable':
 			return repeatable || policy === 'provider502' ? 'repeats' : 'fails';
 		case 'serverError':
@@ -246,7 +253,9 @@ export function expectedOutcome(row: OperationClass, fault: FaultColumn): Outcom
 }
 
 function cellText(row: OperationClass, fault: FaultColumn): string {
-	if (expectedOutcome(row, fault) === 'repeats') {
+	const outcome = expectedOutcome(row, fault);
+	if (outcome === 'proves') return row.provedByRead!;
+	if (outcome === 'repeats') {
 		if (fault.kind === 'rateLimit') return 'waits, repeats, succeeds';
 		return (fault.handled && row.afterRepeat) || 'repeats, succeeds';
 	}

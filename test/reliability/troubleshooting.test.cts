@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ENDPOINTS, type Endpoint } from '../../nodes/VoiceAgentCrm/transport/endpoints';
-import { STATUS_ADVICE } from '../../nodes/VoiceAgentCrm/transport/errors';
+import {
+	MAY_HAVE_TAKEN_EFFECT,
+	OUTCOME_UNKNOWN,
+	PLAIN_HTTP,
+	STATUS_ADVICE,
+	STOPPED_BEFORE_SENDING,
+} from '../../nodes/VoiceAgentCrm/transport/errors';
 
 /** The first cells of the README's troubleshooting table: how each message starts. */
 function messageStarts(): string[] {
@@ -28,6 +34,10 @@ describe('README, "Troubleshooting", against the failure contract', () => {
 	const starts = messageStarts();
 	const headlines = new Set<string>([
 		...Object.values(STATUS_ADVICE),
+		PLAIN_HTTP,
+		STOPPED_BEFORE_SENDING,
+		MAY_HAVE_TAKEN_EFFECT,
+		OUTCOME_UNKNOWN,
 		...Object.values<Endpoint>(ENDPOINTS).flatMap(({ failure }) =>
 			[failure.mayHaveHappened, ...Object.values(failure.byStatus ?? {})].filter(
 				(text): text is string => !!text,

@@ -39,21 +39,28 @@ export interface Deadline {
 	end(): void;
 }
 
+/** Why a download ended early when the execution was stopped. */
+const STOPPED = 'the execution was stopped, so the download was stopped';
+
 /**
- * A deadline `ms` from now. The timer is n8n-workflow's `sleep`, cancelled by `end`, so no timer
- * outlives the work it bounds.
+ * A deadline `ms` from now, or sooner when `stop` aborts (the execution was stopped: n8n aborts
+ * the requests that carry its own signal, not a download from another host). The timer is
+ * n8n-workflow's `sleep`, cancelled by `end`, so no timer outlives the work it bounds.
  */
-export function startDeadline(ms: number, error: () => Error): Deadline {
+export function startDeadline(ms: number, error: () => Error, stop?: AbortSignal): Deadline {
 	const timer = new AbortController();
 	const expiry = new AbortController();
 	void sleep(ms, timer.signal).then(
 		() => expiry.abort(),
 		() => undefined,
 	);
+	const onStop = () => expiry.abort();
+	if (stop?.aborted) expiry.abort();
+	stop?.addEventListener('abort', onStop, { once: true });
 	return {
 		signal: expiry.signal,
 		expired: () => expiry.signal.aborted,
-		error,
+		error: () => (stop?.aborted ? new Error(STOPPED) : error()),
 		async race<T>(work: Promise<T>): Promise<T> {
 			if (expiry.signal.aborted) throw error();
 			return await new Promise<T>((resolve, reject) => {
@@ -64,7 +71,10 @@ export function startDeadline(ms: number, error: () => Error): Deadline {
 					.finally(() => expiry.signal.removeEventListener('abort', onExpiry));
 			});
 		},
-		end: () => timer.abort(),
+		end: () => {
+			timer.abort();
+			stop?.removeEventListener('abort', onStop);
+		},
 	};
 }
 

@@ -11,7 +11,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREDENTIAL_NAME, normalizeBaseUrl, RETRY_LIMITS } from '../transport/request';
+import {
+	cancelSignalOf,
+	CREDENTIAL_NAME,
+	noAnswerOf,
+	normalizeBaseUrl,
+	RETRY_LIMITS,
+} from '../transport/request';
 import { discard, dropIfLate, startDeadline, type ByteStream, type Deadline } from './download';
 
 /**
@@ -117,15 +123,30 @@ function headerText(headers: IDataObject, name: string): string | undefined {
 	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }
 
-/** `attachment; filename="x.wav"` (or `filename*=UTF-8''x.wav`) → `x.wav`. */
+/**
+ * `attachment; filename="x.wav"; filename*=UTF-8''x.wav` → `x.wav`: `filename*` when it decodes,
+ * else `filename` (a server may send a `filename*` that is not valid percent-encoding).
+ */
 function dispositionFileName(disposition: string | undefined): string | undefined {
-	const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? '');
-	return match ? decodeURIComponent(match[1]).trim() || undefined : undefined;
+	const text = disposition ?? '';
+	const extended = /filename\*\s*=\s*(?:[\w-]*'[^']*')?"?([^";]+)"?/i.exec(text)?.[1];
+	const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(text)?.[1];
+	return decodedName(extended) ?? (plain?.trim() || undefined);
 }
 
 function urlFileName(url: string): string | undefined {
 	const last = new URL(url).pathname.split('/').filter(Boolean).pop();
-	return last ? decodeURIComponent(last) : undefined;
+	return last ? (decodedName(last) ?? last) : undefined;
+}
+
+/** A percent-encoded name decoded, or `undefined` when it is empty or not valid percent-encoding. */
+function decodedName(encoded: string | undefined): string | undefined {
+	if (!encoded) return undefined;
+	try {
+		return decodeURIComponent(encoded).trim() || undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 function megabytes(bytes: number): string {
@@ -244,6 +265,7 @@ async function downloadRecording(
 			new DownloadRefused(
 				`the download did not finish within ${RECORDING_DEADLINE_MS / 60_000} minutes, the time a recording download may take in all, so it was stopped`,
 			),
+		cancelSignalOf(context),
 	);
 	let body: ByteStream | undefined;
 	// the reason the body was refused, whatever error n8n's binary data store then reports
@@ -303,7 +325,7 @@ export async function attachRecording(
 			[property]: await downloadRecording(context, url, callId, maxBytes),
 		};
 	} catch (error) {
-		const reason = `Downloading the recording of call ${callId} failed: ${(error as Error).message}`;
+		const reason = `Downloading the recording of call ${callId} failed: ${whyDownloadFailed(error)}`;
 		if (onFailure === 'note') {
 			item.json.recording_note = `${reason}. Read the call later with Call → Get and Download Recording on.`;
 			return;
@@ -314,6 +336,13 @@ export async function attachRecording(
 				'The call itself is fine. Run the item again later, or turn off Download Recording to get the record alone.',
 		});
 	}
+}
+
+/** Why the download failed, in words; OpenSSL's text for an https:// URL on a plain HTTP server is not. */
+function whyDownloadFailed(error: unknown): string {
+	if (noAnswerOf(error).plainHttp)
+		return 'the recording URL uses https:// but its server answered plain HTTP';
+	return (error as Error).message;
 }
 
 function readSetting(context: DownloadContext, itemIndex: number, name: string, fallback: unknown) {

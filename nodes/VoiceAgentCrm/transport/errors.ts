@@ -13,12 +13,20 @@ import { MAX_SAME_ORIGIN_REDIRECTS } from './redirects';
 
 /** What went wrong with one request, as the transport saw it; never the request, so never the key. */
 export type Failure =
-	/** No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped connection). */
-	| { kind: 'noAnswer'; reason: string; reached: boolean }
+	/**
+	 * No HTTP answer. `reached`: the request may have reached the service (a timeout, a dropped
+	 * connection). `plainHttp`: an https:// address answered in plain HTTP (nothing was sent).
+	 * `stopped`: n8n aborted it on its way, as the execution was stopped.
+	 */
+	| { kind: 'noAnswer'; reason: string; reached: boolean; plainHttp?: true; stopped?: true }
 	/** An answer with an error status. `json`: the API's own JSON body, not a gateway's web page. */
 	| { kind: 'status'; status: number; apiMessage: string; json: boolean; webPage: boolean }
-	/** A 2xx the node cannot read: the request was carried out, and a repeat would not read better. */
-	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean }
+	/**
+	 * A 2xx the node cannot read, and a repeat would not read better. `apiShaped`: the body is the
+	 * API's own answer for the endpoint (its envelope, its record; cut or changed), so the request
+	 * reached the API and was carried out; otherwise a gateway or another server may have answered.
+	 */
+	| { kind: 'unreadable'; status: number; what: string; webPage?: boolean; apiShaped?: boolean }
 	/**
 	 * A redirect the transport did not follow (`transport/redirects.ts`): `target` is the origin it
 	 * pointed at; `why` says why it was not followed.
@@ -105,6 +113,12 @@ STATUS_ADVICE[431] = STATUS_ADVICE[414];
 
 export const BASE_URL_ADVICE =
 	"check the Base URL in the credential: it must be the API's address (a trailing /v1 is fine)";
+/** An https:// Base URL on a port that speaks plain HTTP: OpenSSL's own words say nothing to a user. */
+export const PLAIN_HTTP =
+	'The Base URL uses https:// but the server answered plain HTTP: use http:// in the Base URL, or the port the service serves https on. Nothing was sent.';
+/** A Stop while a request waited for its turn (a Retry-After, the pacing, a repeat's backoff). */
+export const STOPPED_BEFORE_SENDING =
+	'The execution was stopped before this request was sent, so it was not sent.';
 /** A 5xx that reaches the general advice was repeated to no avail: what it touches may be repeated. */
 const SERVICE_FAILED = 'The service failed to answer. Try again in a little while.';
 
@@ -131,11 +145,16 @@ export function failureError(
 		uncertain && circumstances.repeatable ? (contract.repeatSafe ?? '') : '',
 		circumstances.extra ?? '',
 	].filter(Boolean);
+	const write = endpoint.method !== 'GET';
 	const headline = tookEffectOnce
-		? `${contract.mayHaveHappened ?? 'The request may have taken effect'}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
-		: failure.kind === 'unreadable' && endpoint.method !== 'GET' && !failure.webPage
-			? tookEffectHeadline(endpoint, failure)
-			: generalHeadline(endpoint, failure);
+		? `${contract.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: ${whatHappened(endpoint, failure)}. ${contract.check ?? 'Check before running the item again.'}`
+		: failure.kind === 'unreadable' && write && !failure.webPage
+			? failure.apiShaped
+				? tookEffectHeadline(endpoint, failure)
+				: unknownOutcomeHeadline(endpoint, failure)
+			: uncertain && circumstances.repeatable && write && failure.kind !== 'unreadable'
+				? `${contract.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: ${whatHappened(endpoint, failure)} on its last try, and no try got a clear answer. ${SAFE_TO_REPEAT}`
+				: generalHeadline(endpoint, failure);
 	const response: JsonObject =
 		failure.kind === 'status'
 			? { statusCode: failure.status, message: failure.apiMessage }
@@ -148,11 +167,28 @@ export function failureError(
 	});
 }
 
+/** The headline of a write whose answer does not tell whether it took effect (never for a read). */
+export const MAY_HAVE_TAKEN_EFFECT = 'The request may have taken effect';
+export const OUTCOME_UNKNOWN = 'Whether the request took effect is unknown';
+const SAFE_TO_REPEAT = 'Running the item again is safe: this request does not take effect twice.';
+
+/**
+ * A write that is safe to repeat, answered with a 2xx that is not the API's own answer (other JSON,
+ * plain text): a gateway, a catch-all or another service may have answered without the API ever
+ * seeing the request, so nothing says it took effect.
+ */
+function unknownOutcomeHeadline(
+	endpoint: Endpoint,
+	failure: Extract<Failure, { kind: 'unreadable' }>,
+): string {
+	return `${OUTCOME_UNKNOWN}: the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}, not the API's own answer (a gateway, a catch-all or a wrong Base URL may have answered instead). ${BASE_URL_ADVICE[0].toUpperCase()}${BASE_URL_ADVICE.slice(1)}. ${SAFE_TO_REPEAT}`;
+}
+
 /** A write that may have taken effect: what happened, said after "may have been …". */
 function whatHappened(endpoint: Endpoint, failure: Failure): string {
 	switch (failure.kind) {
 		case 'noAnswer':
-			return `${failure.reason} after it was sent`;
+			return failure.stopped ? failure.reason : `${failure.reason} after it was sent`;
 		case 'unreadable':
 			return `the service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}`;
 		case 'status':
@@ -163,9 +199,9 @@ function whatHappened(endpoint: Endpoint, failure: Failure): string {
 }
 
 /**
- * A write the service answered with a 2xx the node cannot read (not a web page), where running it
- * again is safe (an update, a stop, a cancel, events with IDs): the 2xx says it took effect; only
- * its answer is missing or odd. A web page is still "a wrong Base URL".
+ * A write the API itself answered with a 2xx the node cannot read (its own answer, cut or
+ * changed), where running it again is safe (an update, a stop, a cancel, events with IDs): the
+ * 2xx says it took effect; only its answer is missing or odd. A web page is still "a wrong Base URL".
  */
 function tookEffectHeadline(
 	endpoint: Endpoint,
@@ -183,6 +219,7 @@ function tookEffectHeadline(
 export function generalHeadline(endpoint: Endpoint, failure: Failure): string {
 	switch (failure.kind) {
 		case 'noAnswer':
+			if (failure.plainHttp) return PLAIN_HTTP;
 			return `The service did not answer: ${failure.reason}. Check the Base URL in the credential and that the service is reachable.`;
 		case 'unreadable':
 			return `The service answered ${endpoint.method} ${endpoint.path} with HTTP ${failure.status} but ${failure.what}. This may be a wrong Base URL (a web page instead of the API) or a service change: ${BASE_URL_ADVICE}.`;

@@ -1,7 +1,8 @@
 /**
  * Removing the credential's secrets from anything the service sends back before a user, a log or a
  * saved execution sees it. A service (or a proxy in front of it) may quote the key whole, in part,
- * in another case, encoded, or broken up by markup; the Base URL may carry a `user:password@`.
+ * in another case, encoded (URL, base64, hex, HTML entities), or broken up by markup or by
+ * invisible characters; the Base URL may carry a `user:password@`.
  */
 
 /** Quoted fragments of the key this long or longer are removed; shorter ones match by accident. */
@@ -44,7 +45,8 @@ function newKeyRemover(apiKey: string | undefined, baseUrl?: string): KeyRemover
 			// one pass over the whole answer; strings with markup are looked at one by one
 			const serialized = JSON.stringify(value) ?? '';
 			const found =
-				serialized.includes('<') ||
+				MAY_HIDE.test(serialized) ||
+				HEX_RUN.test(serialized) ||
 				rangesOf(serialized, fragments).length > 0 ||
 				userinfo.some((form) => serialized.includes(form));
 			return found ? (cleaned(value, text) as T) : value;
@@ -132,18 +134,20 @@ function asciiLower(text: string): string {
 }
 
 /**
- * `text` with every run of characters made of windows of the key's forms replaced. Markup in the
- * middle of a run (`ab<b>cd</b>ef`) does not hide it: the windows are also looked for in the text
- * with its tags taken out, and what they cover is removed tags and all.
+ * `text` with every run of characters made of windows of the key's forms replaced. What may hide a
+ * run is looked through: markup in its middle (`ab<b>cd</b>ef`), HTML entities (`&#x41;`, `&#65;`,
+ * `&plus;`), invisible characters between its letters (a zero-width space), and hex (the key's
+ * bytes, 16 hex digits or more); what a run covers is removed, the hiding included.
  */
 function withoutFragments(text: string, windows: Windows): string {
 	if (!windows.texts.size || text.length < MIN_KEY_FRAGMENT) return text;
 	const ranges = rangesOf(text, windows);
-	if (text.includes('<')) {
-		const { stripped, positions } = withoutTags(text);
-		for (const [start, end] of rangesOf(stripped, windows))
-			ranges.push([positions[start], positions[end - 1] + 1]);
+	if (MAY_HIDE.test(text)) {
+		const { readable, starts, ends } = readableView(text);
+		for (const [start, end] of rangesOf(readable, windows))
+			ranges.push([starts[start], ends[end - 1]]);
 	}
+	ranges.push(...hexRanges(text, windows));
 	if (!ranges.length) return text;
 	let out = '';
 	let at = 0;
@@ -192,19 +196,110 @@ function hashOf(window: string): number {
 	return hash;
 }
 
-/** The text without its `<…>` tags, and for each remaining character its index in `text`. */
-function withoutTags(text: string): { stripped: string; positions: number[] } {
-	let stripped = '';
-	const positions: number[] = [];
-	const tag = /<[^<>]*>/g;
-	let at = 0;
-	for (const match of text.matchAll(tag)) {
-		for (let i = at; i < match.index; i++) positions.push(i);
-		stripped += text.slice(at, match.index);
-		at = match.index + match[0].length;
+/** Characters that may hide a form of the key from a plain scan: markup, entities, invisible characters. */
+const MAY_HIDE = /[<&\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/;
+
+/** A tag, an HTML entity (named ones end with `;`), or an invisible character. */
+const HIDING =
+	/<[^<>]*>|&#[xX]([0-9a-fA-F]{1,6});?|&#([0-9]{1,7});?|&([a-zA-Z][a-zA-Z0-9]{1,31});|[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
+
+/** The named entities of the characters a key is made of (HTML's own names, as an encoder writes them). */
+const NAMED_ENTITIES: Record<string, string> = {
+	excl: '!',
+	quot: '"',
+	num: '#',
+	dollar: '$',
+	percnt: '%',
+	amp: '&',
+	apos: "'",
+	lpar: '(',
+	rpar: ')',
+	ast: '*',
+	midast: '*',
+	plus: '+',
+	comma: ',',
+	period: '.',
+	sol: '/',
+	colon: ':',
+	semi: ';',
+	lt: '<',
+	equals: '=',
+	gt: '>',
+	quest: '?',
+	commat: '@',
+	lsqb: '[',
+	lbrack: '[',
+	bsol: '\\',
+	rsqb: ']',
+	rbrack: ']',
+	hat: '^',
+	lowbar: '_',
+	underbar: '_',
+	grave: '`',
+	lcub: '{',
+	lbrace: '{',
+	verbar: '|',
+	vert: '|',
+	rcub: '}',
+	rbrace: '}',
+	tilde: '~',
+	hyphen: '-',
+	dash: '-',
+	minus: '-',
+};
+
+/** What a tag, an entity or an invisible character reads as; `undefined` for an unknown entity, kept as written. */
+function readAs(match: RegExpMatchArray): string | undefined {
+	const [whole, hex, decimal, name] = match;
+	if (hex !== undefined || decimal !== undefined) {
+		const code = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
+		return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 	}
-	for (let i = at; i < text.length; i++) positions.push(i);
-	return { stripped: stripped + text.slice(at), positions };
+	if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()];
+	return whole.startsWith('<') || whole.length === 1 ? '' : undefined;
+}
+
+/**
+ * The text as a reader sees it: tags and invisible characters out, entities decoded. For each of
+ * its characters, where it starts and ends in `text`.
+ */
+function readableView(text: string): { readable: string; starts: number[]; ends: number[] } {
+	let readable = '';
+	const starts: number[] = [];
+	const ends: number[] = [];
+	const add = (part: string, start: number, end: number) => {
+		readable += part;
+		for (let i = 0; i < part.length; i++) {
+			starts.push(part.length === end - start ? start + i : start);
+			ends.push(part.length === end - start ? start + i + 1 : end);
+		}
+	};
+	let at = 0;
+	for (const match of text.matchAll(HIDING)) {
+		add(text.slice(at, match.index), at, match.index);
+		at = match.index + match[0].length;
+		add(readAs(match) ?? match[0], match.index, at);
+	}
+	add(text.slice(at), at, text.length);
+	return { readable, starts, ends };
+}
+
+/** A run of hex digits long enough to hold 8 bytes of the key. */
+const HEX_RUN = /[0-9a-fA-F]{16,}/;
+
+/** The runs of hex digits that spell windows of the key's bytes, at either digit alignment. */
+function hexRanges(text: string, windows: Windows): Array<[number, number]> {
+	const ranges: Array<[number, number]> = [];
+	for (const run of text.matchAll(/[0-9a-fA-F]{16,}/g)) {
+		for (const shift of [0, 1]) {
+			const digits = run[0].slice(shift, shift + 2 * Math.floor((run[0].length - shift) / 2));
+			const bytes = Buffer.from(digits, 'hex').toString('latin1');
+			const first = run.index + shift;
+			for (const [start, end] of rangesOf(bytes, windows))
+				ranges.push([first + 2 * start, first + 2 * end]);
+		}
+	}
+	return ranges;
 }
 
 function merged(ranges: Array<[number, number]>): Array<[number, number]> {

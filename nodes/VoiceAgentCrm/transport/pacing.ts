@@ -129,15 +129,22 @@ function turnOf(state: PaceState, budgets: BudgetKey[], now: number): number {
 	return at;
 }
 
-/** Wait until every budget the request draws on allows it, then count the request in flight. */
-export async function waitForBudgets(context: object, budgets: BudgetKey[]): Promise<void> {
+/**
+ * Wait until every budget the request draws on allows it, then count the request in flight.
+ * Rejects, counting nothing, when `stop` aborts first (the execution was stopped).
+ */
+export async function waitForBudgets(
+	context: object,
+	budgets: BudgetKey[],
+	stop?: AbortSignal,
+): Promise<void> {
 	const state = await sharedStateOf(context);
 	for (
 		let at = turnOf(state, budgets, Date.now());
 		at > Date.now();
 		at = turnOf(state, budgets, Date.now())
 	) {
-		await sleep(at - Date.now());
+		await sleep(at - Date.now(), stop);
 	}
 	const now = Date.now();
 	for (const budget of budgets) {

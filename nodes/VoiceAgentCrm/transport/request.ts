@@ -22,7 +22,9 @@ import {
 	apiMessageOf,
 	failureError,
 	isProviderUnavailable,
+	MAY_HAVE_TAKEN_EFFECT,
 	mayHaveTakenEffect,
+	STOPPED_BEFORE_SENDING,
 	type Failure,
 } from './errors';
 import { keyRemover, type KeyRemover } from './keyRemoval';
@@ -142,9 +144,10 @@ function parseBody(raw: unknown): { parsed: unknown; malformed: boolean } {
 
 /** Whether the endpoint's policy sends the request again after this failure. */
 function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions): boolean {
-	// no answer or a 5xx: what a later attempt may not meet again
+	// no answer or a 5xx: what a later attempt may not meet again (a plain HTTP port it will)
 	const transient =
-		failure.kind === 'noAnswer' || (failure.kind === 'status' && failure.status >= 500);
+		(failure.kind === 'noAnswer' && !failure.plainHttp) ||
+		(failure.kind === 'status' && failure.status >= 500);
 	switch (endpoint.repeat) {
 		case 'idempotent':
 			return transient;
@@ -159,10 +162,42 @@ function mayRepeat(endpoint: Endpoint, failure: Failure, options: RequestOptions
 	}
 }
 
+/** The signal n8n aborts when the execution is stopped (a Stop in the editor, a timeout); none for a bare context. */
+export function cancelSignalOf(context: object): AbortSignal | undefined {
+	const functions = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+	return functions.getExecutionCancelSignal?.();
+}
+
 /** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
 function wasStopped(context: ApiContext): boolean {
-	const functions = context as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
-	return functions.getExecutionCancelSignal?.()?.aborted === true;
+	return cancelSignalOf(context)?.aborted === true;
+}
+
+/** The key of the execution's custom data that says what a Stop left in the balance. */
+export const STOPPED_NOTE_KEY = 'voice_agent_crm_stopped';
+
+/**
+ * A Stop while a write was on its way: say so in the execution's custom data, at once. n8n saves a
+ * stopped execution as it was at the Stop (its custom data included) and drops the node's later
+ * error, so this note, set while n8n aborts the execution's signal, is what the user can find.
+ */
+function noteStoppedOnItsWay(context: ApiContext, endpoint: Endpoint, itemIndex?: number): void {
+	const { failure } = endpoint;
+	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
+	const note = `${failure.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: the execution was stopped while ${endpoint.method} ${endpoint.path} was on its way${item}. ${failure.check ?? 'Check before running the item again.'}`;
+	try {
+		(context as Partial<IExecuteFunctions>).customData?.set(STOPPED_NOTE_KEY, note.slice(0, 512));
+	} catch {
+		// a context without an execution's data (a trigger's poll): the error is all there is
+	}
+}
+
+/** A request the transport never sent (again) because the execution was stopped while it waited. */
+function stoppedBeforeSending(context: ApiContext, endpoint: Endpoint, itemIndex?: number) {
+	return new NodeOperationError(context.getNode(), STOPPED_BEFORE_SENDING, {
+		itemIndex,
+		description: `${endpoint.method} ${endpoint.path} was not sent: the execution was stopped while the request waited for its turn.`,
+	});
 }
 
 /** Whether the request may be sent again after it may have taken effect. */
@@ -211,6 +246,28 @@ function unwrap(
 	}
 }
 
+/**
+ * How the API's own answer of each shape begins, to know a cut or garbled answer of the API from
+ * another server's: the envelope repeats its status first, a bare record starts with its `id`.
+ */
+const API_OPENINGS: Record<Endpoint['answer'], RegExp> = {
+	envelope: /^\s*\{\s*"statusCode"\s*:\s*2\d\d\b/,
+	bare: /^\s*(\{\s*"id"\s*:|true\b|false\b)/,
+	paginated: /^\s*(\[|\{\s*"data"\s*:)/,
+	counted: /^\s*\{\s*"data"\s*:/,
+	send: /^\s*\{\s*"success"\s*:/,
+};
+
+/** An envelope endpoint's answer that is the API's own (its `statusCode` repeats the status) but lacks its data. */
+function isEnvelopeOf(endpoint: Endpoint, body: unknown, status: number): boolean {
+	return (
+		endpoint.answer === 'envelope' &&
+		!!body &&
+		typeof body === 'object' &&
+		(body as IDataObject).statusCode === status
+	);
+}
+
 function numberOr(value: unknown): number | undefined {
 	const n = Number(value);
 	return value === undefined || value === null || !Number.isFinite(n) ? undefined : n;
@@ -225,6 +282,8 @@ export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' 
 	const e = error as { code?: string; message?: string; cause?: { code?: string } };
 	const code = e?.code ?? e?.cause?.code;
 	const message = e?.message ?? '';
+	if (isPlainHttpAnswer(code, message))
+		return { kind: 'noAnswer', reason: PLAIN_HTTP_REASON, reached: false, plainHttp: true };
 	if (code === 'ECONNREFUSED')
 		return { kind: 'noAnswer', reason: 'the connection was refused', reached: false };
 	if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
@@ -240,6 +299,25 @@ export function noAnswerOf(error: unknown): Extract<Failure, { kind: 'noAnswer' 
 		return { kind: 'noAnswer', reason: 'the connection was dropped', reached: true };
 	}
 	return { kind: 'noAnswer', reason: 'the request failed', reached: true };
+}
+
+/** The execution was stopped while the request was on its way: n8n aborted it, sent or not. */
+const STOPPED_ON_ITS_WAY: Failure = {
+	kind: 'noAnswer',
+	reason: 'the execution was stopped while it was on its way',
+	reached: true,
+	stopped: true,
+};
+
+const PLAIN_HTTP_REASON = 'the server answered plain HTTP to an https:// address';
+
+/** OpenSSL's words when an https:// request meets a server that speaks plain HTTP. */
+function isPlainHttpAnswer(code: string | undefined, message: string): boolean {
+	return (
+		code === 'ERR_SSL_WRONG_VERSION_NUMBER' ||
+		code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG' ||
+		/wrong version number|packet length too long/i.test(message)
+	);
 }
 
 /** Whether the answer is a web page (a gateway's or a website's), not the API's JSON. */
@@ -317,10 +395,19 @@ export async function pageRequest<T = unknown>(
 		});
 		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
 			refusedAfterUncertainAttempt.set(error, failure.status);
+		if (failure.kind === 'unreadable' && !failure.apiShaped && !failure.webPage)
+			notTheApisAnswer.add(error);
 		return error;
 	};
 	noteAttempt(this, endpoint, itemIndex);
 
+	const stop = cancelSignalOf(this);
+	/** Wait `ms`, or until the execution is stopped: then false, and nothing more is sent. */
+	const pause = async (ms: number): Promise<boolean> =>
+		await sleep(ms, stop).then(
+			() => !wasStopped(this),
+			() => false,
+		);
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
 		if (
 			wasStopped(this) ||
@@ -328,22 +415,26 @@ export async function pageRequest<T = unknown>(
 			++transientTries >= RETRY_LIMITS.transientTries
 		)
 			return false;
-		await sleep(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1));
+		if (!(await pause(RETRY_LIMITS.transientBackoffMs * 2 ** (transientTries - 1)))) return false;
 		repeatedAfterUncertainAttempt ||= mayHaveTakenEffect(endpoint, failure);
 		return true;
 	};
 	for (;;) {
-		await waitForBudgets(this, budgets);
+		const turn = await waitForBudgets(this, budgets, stop).then(
+			() => !wasStopped(this),
+			() => false,
+		);
+		if (!turn) throw stoppedBeforeSending(this, endpoint, itemIndex);
 		let response: IN8nHttpFullResponse;
 		options.onAttempt?.();
+		const onStop = () => noteStoppedOnItsWay(this, endpoint, itemIndex);
+		if (isWrite(endpoint)) stop?.addEventListener('abort', onStop, { once: true });
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(
-				this,
-				CREDENTIAL_NAME,
-				request,
-			)) as IN8nHttpFullResponse;
+			response = (await this.helpers.httpRequestWithAuthentication
+				.call(this, CREDENTIAL_NAME, request)
+				.finally(() => stop?.removeEventListener('abort', onStop))) as IN8nHttpFullResponse;
 		} catch (error) {
-			const failure = noAnswerOf(error);
+			const failure = wasStopped(this) ? STOPPED_ON_ITS_WAY : noAnswerOf(error);
 			if (await repeatAfter(failure)) continue;
 			throw fail(failure);
 		}
@@ -381,9 +472,16 @@ export async function pageRequest<T = unknown>(
 					status,
 					what: 'a body that is not JSON',
 					webPage: isWebPage(response, parsed),
+					apiShaped: API_OPENINGS[endpoint.answer].test(String(parsed)),
 				});
 			const answer = unwrap(endpoint, keys.value(parsed));
-			if ('wrong' in answer) throw fail({ kind: 'unreadable', status, what: answer.wrong });
+			if ('wrong' in answer)
+				throw fail({
+					kind: 'unreadable',
+					status,
+					what: answer.wrong,
+					apiShaped: isEnvelopeOf(endpoint, parsed, status),
+				});
 			noteWrite(this, endpoint, itemIndex, answer.payload);
 			return {
 				payload: answer.payload as T,
@@ -414,7 +512,8 @@ export async function pageRequest<T = unknown>(
 				rateLimitWaitedMs + waitMs <= RETRY_LIMITS.rateLimitTotalWaitMs
 			) {
 				rateLimitWaitedMs += waitMs;
-				await sleep(waitMs);
+				// a 429 left nothing done: a Stop during its wait leaves nothing sent
+				if (!(await pause(waitMs))) throw stoppedBeforeSending(this, endpoint, itemIndex);
 				continue;
 			}
 			const budget = BUDGET_LABELS[exhaustedBudget(headerBudget, headers)];
@@ -426,6 +525,17 @@ export async function pageRequest<T = unknown>(
 		if (await repeatAfter(failure)) continue;
 		throw fail(failure);
 	}
+}
+
+/** Errors of a 2xx whose body is not the API's own answer (nor a web page): whether it took effect is unknown. */
+const notTheApisAnswer = new WeakSet<object>();
+
+/**
+ * Whether `error` is a 2xx answered with a body that is not the API's own answer (other JSON, plain
+ * text): a gateway or another server may have answered, so only a read can tell what happened.
+ */
+export function isNotTheApisAnswer(error: unknown): boolean {
+	return !!error && typeof error === 'object' && notTheApisAnswer.has(error);
 }
 
 /** Errors of a repeat that followed an uncertain attempt, with the status the repeat met. */

@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { callIdField } from './fields';
+import { didFirstAttemptDoIt } from './firstAttempt';
 import { idParameter } from '../../shared/ids';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
-import { apiRequest, statusAfterUncertainAttempt } from '../../transport/request';
+import {
+	apiRequest,
+	isNotTheApisAnswer,
+	statusAfterUncertainAttempt,
+} from '../../transport/request';
 import { withCallId } from '../../shared/results';
 
 /** The status endpoint's word for a call canceled through the cancel endpoint (API reference, call states). */
@@ -30,32 +35,43 @@ export const cancelCall: Operation = {
 				(refusal: unknown) => ({ refusal }),
 			);
 		if ('canceled' in answer) return answer.canceled;
+		if (isNotTheApisAnswer(answer.refusal))
+			return await canceledByFirstAttempt(this, callId, itemIndex, answer.refusal, NOT_THE_API);
 		if (statusAfterUncertainAttempt(answer.refusal) !== 409) throw answer.refusal;
-		return await canceledByFirstAttempt(this, callId, itemIndex, answer.refusal);
+		return await canceledByFirstAttempt(this, callId, itemIndex, answer.refusal, REPEAT_REFUSED);
 	}),
 };
 
+/** How the node knows, after each kind of unclear answer. */
+const REPEAT_REFUSED =
+	"This run's first cancel request got no clear answer; its repeat was refused because the call was no longer scheduled, and the call's status reads canceled.";
+const NOT_THE_API =
+	"The cancel request was answered with HTTP 2xx but not with the API's answer; the call's status reads canceled.";
+
 /**
- * The first cancel request got no clear answer (lost, cut, a 5xx) and its repeat was refused with
- * 409 because the call was no longer scheduled. If the call's status reads canceled, it was this
- * run's first request that canceled it: say so, and how the node knows, rather than fail.
+ * The cancel request got no clear answer: lost, cut or a 5xx, and its repeat was refused with 409
+ * because the call was no longer scheduled; or a 2xx that is not the API's answer. If the call's
+ * status reads canceled, it was this run's request that canceled it: say so, and how the node
+ * knows (`how`), rather than fail.
  */
 async function canceledByFirstAttempt(
 	context: IExecuteFunctions,
 	callId: string,
 	itemIndex: number,
 	refusal: unknown,
+	how: string,
 ): Promise<IDataObject> {
-	const { payload } = await apiRequest.call(context, 'getCallStatus', {
-		params: { callId },
+	const { didIt } = await didFirstAttemptDoIt(
+		context,
+		callId,
 		itemIndex,
-	});
-	if ((payload as IDataObject).call_status !== CANCELED) throw refusal;
+		(status) => status.call_status === CANCELED,
+	);
+	if (!didIt) throw refusal;
 	return {
 		call_id: callId,
 		canceled: true,
 		call_status: CANCELED,
-		canceled_how:
-			"This run's first cancel request got no clear answer; its repeat was refused because the call was no longer scheduled, and the call's status reads canceled.",
+		canceled_how: how,
 	};
 }
