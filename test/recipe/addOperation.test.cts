@@ -110,6 +110,7 @@ describe('Adding an operation on an existing endpoint, as docs/architecture.md s
 		const contact = resources.find((resource) => resource.option.value === 'contact')!;
 		expect(contact.operations.map((op) => op.option.name)).toEqual([
 			'Create',
+			'Create or Update',
 			'Delete',
 			'Get by Phone Number',
 			'Get Comments',

@@ -21,12 +21,14 @@ import {
 } from './errors';
 import { keyRemover, type KeyRemover } from './keyRemoval';
 import {
+	announcedLimits,
 	BUDGET_LABELS,
 	budgetsOf,
 	exhaustedBudget,
 	observeRateHeaders,
 	secondsHeader,
 	waitForBudgets,
+	type BudgetKey,
 } from './pacing';
 import { redirectStep } from './redirects';
 
@@ -90,6 +92,8 @@ export interface ApiAnswer<T = unknown> {
 	 * "not stopped", an event answered `duplicate`).
 	 */
 	repeatedAfterUncertainAttempt: boolean;
+	/** The budgets' sizes per window as this answer's rate headers announce them (`X-RateLimit-Limit…`). */
+	announced: Partial<Record<BudgetKey, number>>;
 }
 
 /** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
@@ -363,6 +367,7 @@ export async function apiRequest<T = unknown>(
 				status,
 				rateLimited: rateLimitTries,
 				repeatedAfterUncertainAttempt,
+				announced: announcedLimits(headerBudget, headers),
 			};
 		}
 
