@@ -234,7 +234,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 		expect(storedWith('rerun-')).toHaveLength(250);
 	});
 
-	it('two identical rows without a time are two events (the row number is in their IDs); a re-run stores neither again', async () => {
+	it('two identical rows without a time are two events (the second one gets _2 on its ID); a re-run stores neither again', async () => {
 		const csv = 'event_name,email\nCoffee,twice@example.com\nCoffee,twice@example.com\n';
 		const first = await run(fileItem(csv));
 		expect(first.items[0].json.summary).toMatchObject({ created: 2 });
