@@ -444,6 +444,22 @@ describe('Contact → Create or Update through the engine against the simulator'
 			}
 		});
 
+		it('reads the encodings Event → Send reads (Windows-1252 here), and refuses a file without the column to match on before any request', async () => {
+			const latin = Buffer.from('phone_number,full_name\n+34691000001,José Muñoz\n', 'latin1');
+			const encoded = await fromFile(
+				{ data: { data: latin.toString('base64'), mimeType: 'text/csv', fileName: 'latin.csv' } },
+				{ options: { encoding: 'windows-1252' } },
+			);
+			expect(encoded.error).toBeUndefined();
+			expect(encoded.items[0].json.summary).toMatchObject({ rows_read: 1, created: 1 });
+			expect(withPhone('+34691000001')[0].full_name).toBe('José Muñoz');
+			const before = sim.requests.length;
+			const { error } = await fromFile(csvFile('mobile,full_name\n+34691000002,X\n'));
+			expect(error?.message).toBe('The file has no column "phone_number" to match on');
+			expect(error?.description).toContain('Its columns: mobile, full_name.');
+			expect(since(before)).toEqual([]);
+		});
+
 		it('a file of more than 20 rows reads the organization once, then writes; Validate Only writes nothing', async () => {
 			const lines = ['phone_number,full_name'];
 			for (let i = 0; i < 50; i++) lines.push(`+4479600${String(i).padStart(5, '0')},File ${i}`);

@@ -1,6 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { sendFields } from '../../event/send.fields';
 import { optionalContactFields, phoneNumberField } from '../fields';
+
+/** Event → Send's Encoding option, the same choices for the same reader (`shared/fileRows.ts`). */
+const encodingOption = (
+	sendFields.find((field) => field.name === 'fileOptions')?.options as INodeProperties[]
+).find((option) => option.name === 'encoding')!;
 
 const fromItems = { show: { contactSource: ['items'] } };
 const fromFile = { show: { contactSource: ['file'] } };
@@ -169,6 +175,7 @@ export const upsertContactFields: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{ ...encodingOption, displayOptions: { show: { '/contactSource': ['file'] } } },
 			{
 				displayName: 'Validate Only',
 				name: 'validateOnly',

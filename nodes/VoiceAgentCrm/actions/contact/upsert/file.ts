@@ -1,8 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { continueOrThrow, errorJson } from '../../../shared/operation';
-import { parserFor, recordsOf, type FileFormat, type FileRecord } from '../../event/file/rows';
+import { continueOrThrow, errorJson, itemError } from '../../../shared/operation';
+import {
+	FileReadError,
+	readRecords,
+	type FileEncoding,
+	type FileFormat,
+	type FileRecord,
+} from '../../../shared/fileRows';
 import type { UpsertSettings } from '../upsert.operation';
 import { ContactDirectory, PER_ROW_LOOKUPS_MAX, RequestCount } from './directory';
 import { DEFAULT_COLUMNS, type Columns } from './fields';
@@ -86,15 +92,44 @@ async function upsertFile(
 		upsert = new Upsert(context, directory, count, settings.key, settings.validateOnly);
 		for (const record of waiting.splice(0)) await handle(record);
 	};
-	for await (const record of recordsOf(pieces, parserOf(context, itemIndex, format, delimiter))) {
-		if (upsert) {
-			await handle(record);
-			continue;
+	const options = context.getNodeParameter('options', 0, {}) as { encoding?: FileEncoding };
+	const keyColumn = settings.key === 'phone' ? columns.phoneNumber : columns.email;
+	const onHeader = (names: string[]) => {
+		if (!names.includes(keyColumn))
+			throw new NodeOperationError(
+				context.getNode(),
+				`The file has no column "${keyColumn}" to match on`,
+				{
+					itemIndex,
+					description: `Its columns: ${names.join(', ')}. Name the column that holds the ${settings.key === 'phone' ? 'phone number' : 'email'} under Column Names, or choose another Match On. Nothing was sent.`,
+				},
+			);
+	};
+	try {
+		const records = readRecords(pieces, {
+			format,
+			delimiter,
+			encoding: options.encoding ?? 'auto',
+			onHeader,
+		});
+		for await (const record of records) {
+			if (upsert) {
+				await handle(record);
+				continue;
+			}
+			waiting.push(record);
+			if (waiting.length > PER_ROW_LOOKUPS_MAX) await start(Infinity);
 		}
-		waiting.push(record);
-		if (waiting.length > PER_ROW_LOOKUPS_MAX) await start(Infinity);
+		if (!upsert && waiting.length) await start(waiting.length);
+	} catch (error) {
+		if (!(error instanceof FileReadError)) throw itemError(context, error, itemIndex);
+		throw new NodeOperationError(context.getNode(), error.message, {
+			itemIndex,
+			description: count.org
+				? `${error.description} The rows before it were written; running the file again is safe: rows already written are answered "unchanged".`
+				: error.description,
+		});
 	}
-	if (!upsert && waiting.length) await start(waiting.length);
 	return {
 		...(binary.fileName ? { file_name: binary.fileName } : {}),
 		...report.output(directory?.strategy, count, settings.validateOnly),
@@ -107,21 +142,6 @@ function valuesOf(fields: Record<string, unknown>, columns: Columns): IDataObjec
 	for (const [parameter, column] of Object.entries(columns))
 		values[parameter] = fields[column] as IDataObject[string];
 	return values;
-}
-
-function parserOf(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	format: FileFormat,
-	delimiter: string,
-) {
-	try {
-		return parserFor(format, delimiter);
-	} catch (error) {
-		throw new NodeOperationError(context.getNode(), `Delimiter: ${(error as Error).message}`, {
-			itemIndex,
-		});
-	}
 }
 
 /**
