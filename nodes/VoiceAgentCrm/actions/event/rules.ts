@@ -32,7 +32,9 @@ export type EventStatus =
 	| 'unresolved'
 	| 'duplicate'
 	| 'rejected'
-	| 'invalid';
+	| 'invalid'
+	/** Validate Only: the row passed the node's checks and would have been sent. */
+	| 'valid';
 
 /** One event's answer, as the service gives it in `results` (without its batch `index`). */
 export interface EventResult extends IDataObject {

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { validateOnlyOption } from './validateOnly';
+
 const fromFields = { show: { eventInput: ['fields'] } };
 const automatic = { show: { eventInput: ['autoMapInputData'] } };
 const byColumnName = { show: { eventInput: ['autoMapInputData', 'file'] } };
@@ -495,6 +497,7 @@ export const sendFields: INodeProperties[] = [
 				description:
 					'The first row to send, as a spreadsheet numbers it (the header is row 1; in NDJSON, the line number). After a run that stopped part-way, its error names the row to start at.',
 			},
+			validateOnlyOption,
 			{
 				displayName: 'Write Result File',
 				name: 'resultFile',
@@ -583,6 +586,7 @@ export const sendFields: INodeProperties[] = [
 					'What to do with the fields of the item the event has no place for (e.g. plan, amount)',
 				displayOptions: { show: { '/eventInput': ['autoMapInputData'] } },
 			},
+			validateOnlyOption,
 		],
 	},
 ];

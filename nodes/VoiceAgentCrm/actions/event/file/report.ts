@@ -54,7 +54,7 @@ export class FileReport implements RowSink {
 			result.status === 'duplicate' && result.stored_by !== undefined
 				? 'stored_this_run_or_earlier'
 				: result.status;
-		this.counts[status]++;
+		this.counts[status] = (this.counts[status] ?? 0) + 1;
 		if ((result.contact as IDataObject | undefined)?.created === true) this.contactsCreated++;
 		if (result.status === 'invalid' || result.status === 'rejected') {
 			this.notAccepted({
