@@ -335,20 +335,20 @@ describe('Contact → Create or Update through the engine against the simulator'
 					{ matchOn: 'email' },
 				),
 			]);
-			const created = [...other1.items, ...other2.items].filter(
-				(item) => item.json.status === 'created',
-			).length;
-			const refused = [...other1.items, ...other2.items].filter(
-				(item) => item.json.status === 'refused',
-			).length;
-			// the measured race: each row is created by the first run to reach it, and by the other run too unless it read the contacts after that creation
-			expect(
-				created +
-					refused +
-					[...other1.items, ...other2.items].filter((item) => item.json.status === 'updated')
-						.length,
-			).toBe(60);
-			expect(created).toBeGreaterThanOrEqual(30);
+			const statuses = [...other1.items, ...other2.items].map((item) => item.json.status);
+			expect(statuses.every((status) => status === 'created' || status === 'updated')).toBe(true);
+			const created = statuses.filter((status) => status === 'created').length;
+			const heldTwice = Array.from(
+				{ length: 30 },
+				(_, i) =>
+					[...sim.org.contacts.values()].filter((c) => c.email === `apart${i}@email.test`).length,
+			).filter((holders) => holders === 2).length;
+			// each email is created by the first run to reach it, and again by the other unless that run
+			// read the contacts after the creation: measured here, both read first, 30 of 30 held twice
+			expect(created).toBe(30 + heldTwice);
+			console.info(
+				`Email race of two runs at once: ${heldTwice} of 30 emails held by two contacts`,
+			);
 		});
 	});
 
