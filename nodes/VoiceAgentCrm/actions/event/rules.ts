@@ -172,7 +172,11 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	);
 	if (errors.length) return { send: false, result: { ...result, errors } };
 	if (!hasContactIdentifier(event.contact) && !given(event.session_id)) {
-		return { send: false, result: { ...result, status: 'rejected', reason: 'no_identity' } };
+		const hint = misplacedContactHint(event);
+		return {
+			send: false,
+			result: { ...result, status: 'rejected', reason: 'no_identity', ...(hint ? { hint } : {}) },
+		};
 	}
 	return {
 		send: true,
@@ -181,6 +185,17 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 		eventName: result.event_name as string,
 		occurredAtUtc: occurredAt === undefined ? undefined : new Date(occurredAt).toISOString(),
 	};
+}
+
+/**
+ * A whole event given as JSON with the contact's fields at its top level (`{{ $json }}` on a flat
+ * row): the API reads them only under `contact`, so the row has no identity. Said on the row.
+ */
+function misplacedContactHint(event: IDataObject): string | undefined {
+	const flat = IDENTIFIERS.filter((field) => given(event[field]));
+	if (!flat.length) return undefined;
+	const fields = flat.map((field) => `"${field}"`).join(', ');
+	return `${fields} must be inside "contact", e.g. {"event_name": "...", "contact": {"${flat[0]}": "..."}}: the API does not read them at the top level of an event. Map Automatically reads them at the top level of an item.`;
 }
 
 function idErrors(value: unknown, field: string, noSpaces: boolean): string[] {
