@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { UUID_REGEX } from '../../shared/text';
+import { shortened } from '../../transport/text';
 
 /**
  * The rules of `POST /v1/events` that the API reference fixes, as the node reads them. The node
@@ -64,6 +65,8 @@ const IDENTIFIERS = ['contact_id', 'external_id', 'phone', 'email'];
  * Reference silent on other characters: they are dropped (`Sign-up!` → `sign_up`).
  */
 export function normalizeEventName(raw: string): string {
+	// a long name (a file's runaway cell) is normalized but not kept: the memory holds short names only
+	if (raw.length > NAME_REMEMBERED_MAX_LENGTH) return normalized(raw);
 	let name = normalizedNames.get(raw);
 	if (name === undefined) {
 		// a file or a batch repeats a few names many times: each is normalized once
@@ -74,6 +77,7 @@ export function normalizeEventName(raw: string): string {
 }
 
 const NAMES_REMEMBERED = 1_000;
+const NAME_REMEMBERED_MAX_LENGTH = 200;
 const normalizedNames = new Map<string, string>();
 
 function normalized(raw: string): string {
@@ -91,11 +95,13 @@ function normalized(raw: string): string {
 /** What is wrong with a normalized name; empty when the service accepts it. */
 export function eventNameErrors(name: string): string[] {
 	if (!/^[a-z]/.test(name))
-		return [`event_name must start with a letter once normalized to snake_case (got "${name}")`];
+		return [
+			`event_name must start with a letter once normalized to snake_case (got "${shortened(name, 80)}")`,
+		];
 	const errors: string[] = [];
 	if (name.length > EVENT_LIMITS.nameMaxLength) {
 		errors.push(
-			`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${name}")`,
+			`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${shortened(name, 80)}")`,
 		);
 	}
 	if (name.startsWith(RESERVED_NAME_PREFIX)) {
