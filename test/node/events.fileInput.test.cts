@@ -1,47 +1,16 @@
-import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { sendFields } from '../../nodes/VoiceAgentCrm/actions/event/send.fields';
-import {
-	contactByEmail,
-	startSimulator,
-	storedEvents,
-	type Simulator,
-} from '../../simulator/index.cts';
+import { contactByEmail } from '../../simulator/index.cts';
+import { eventFileBench, fileItem } from './eventFiles.cts';
 
 /** Files as people have them (issue 31): other encodings, long lines, re-exports, odd headers. */
 
-function fileItem(bytes: Buffer | string, fileName = 'rows.csv'): IBinaryKeyData {
-	const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
-	return { data: { data: data.toString('base64'), mimeType: 'text/csv', fileName } };
-}
-
-const FROM_FILE: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'file' };
-
 describe('Event → Send: files as people have them', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
-			limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 },
-		});
-	});
-	afterAll(() => sim.stop());
-
-	const posts = () => sim.requestsTo('POST', '/v1/events').length;
-	const run = (file: IBinaryKeyData, parameters: INodeParameters = {}) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { ...FROM_FILE, ...parameters },
-			items: [{}],
-			binary: [file],
-		});
+	const { sim, posts, run, storedWith: storedFor } = eventFileBench();
 	const hintsOf = (execution: Awaited<ReturnType<typeof run>>['run']) =>
 		execution.data.resultData.runData['Voice Agent CRM'][0].hints ?? [];
-	const storedFor = (prefix: string) =>
-		storedEvents(sim.org).filter((event) => {
-			const contact = event.contact_id ? sim.org.contacts.get(event.contact_id) : undefined;
-			return contact?.email?.startsWith(prefix) ?? false;
-		});
 
 	describe('encodings', () => {
 		// what Excel on Windows saves as "CSV (Comma delimited)"
@@ -68,7 +37,7 @@ describe('Event → Send: files as people have them', () => {
 			});
 			expect(error).toBeUndefined();
 			expect(items[0].json.summary).toMatchObject({ rows_read: 1, created: 1 });
-			expect(contactByEmail(sim.org, 'josé@example.com').full_name).toBe('Zoë Muñoz');
+			expect(contactByEmail(sim().org, 'josé@example.com').full_name).toBe('Zoë Muñoz');
 		});
 
 		it('reads UTF-16 LE and BE with a byte order mark (Excel\'s "Unicode Text") under Auto-Detect', async () => {
@@ -80,8 +49,8 @@ describe('Event → Send: files as people have them', () => {
 				expect(error).toBeUndefined();
 				expect(items[0].json.summary).toMatchObject({ rows_read: 1, created: 1 });
 			}
-			expect(contactByEmail(sim.org, 'utf16-le@example.com').full_name).toBe('Zoë 😀');
-			expect(contactByEmail(sim.org, 'utf16-be@example.com').full_name).toBe('Zoë 😀');
+			expect(contactByEmail(sim().org, 'utf16-le@example.com').full_name).toBe('Zoë 😀');
+			expect(contactByEmail(sim().org, 'utf16-be@example.com').full_name).toBe('Zoë 😀');
 		});
 
 		it('bytes that are not UTF-8 in the middle of a file: that row is reported, every other row stored', async () => {
@@ -105,7 +74,7 @@ describe('Event → Send: files as people have them', () => {
 				},
 			]);
 			expect(storedFor('mid-bad')).toHaveLength(0);
-			expect(contactByEmail(sim.org, 'mid-last@example.com').full_name).toBe('Zoë');
+			expect(contactByEmail(sim().org, 'mid-last@example.com').full_name).toBe('Zoë');
 		});
 	});
 
@@ -162,7 +131,7 @@ describe('Event → Send: files as people have them', () => {
 		const storedCounts = () => {
 			const counts = new Map<string, number>();
 			for (const event of storedFor('again-')) {
-				const key = `${sim.org.contacts.get(event.contact_id!)!.email}|${event.value}`;
+				const key = `${sim().org.contacts.get(event.contact_id!)!.email}|${event.value}`;
 				counts.set(key, (counts.get(key) ?? 0) + 1);
 			}
 			return counts;
@@ -229,7 +198,7 @@ describe('Event → Send: files as people have them', () => {
 			expect(items[0].json.summary).toMatchObject({ created: 1 });
 			const [event] = storedFor('proto@');
 			expect(event).toMatchObject({ event_name: 'signup', value: 12.5 });
-			expect(contactByEmail(sim.org, 'proto@example.com').full_name).toBe('Ana Proto');
+			expect(contactByEmail(sim().org, 'proto@example.com').full_name).toBe('Ana Proto');
 			// without the column, `constructor` is not read from Object.prototype
 			const missing = await run(fileItem('email\nproto2@example.com\n'), {
 				columnNames: { eventName: 'constructor' },
@@ -238,7 +207,7 @@ describe('Event → Send: files as people have them', () => {
 		});
 
 		it("a request that could not be repeated names the file's own option, Derive Event IDs", async () => {
-			sim.faults.inject({
+			sim().faults.inject({
 				method: 'POST',
 				path: '/v1/events',
 				fault: { drop: true, afterHandling: true },
@@ -288,7 +257,7 @@ describe('Event → Send: files as people have them', () => {
 					location: 'outputPane',
 				},
 			]);
-			expect(contactByEmail(sim.org, 'other-1@example.com').full_name).toBe('Ana Other');
+			expect(contactByEmail(sim().org, 'other-1@example.com').full_name).toBe('Ana Other');
 			expect(storedFor('other-1@')[0].params ?? {}).toEqual({});
 		});
 
@@ -313,7 +282,7 @@ describe('Event → Send: files as people have them', () => {
 			];
 			const auto = { resource: 'event', operation: 'send', eventInput: 'autoMapInputData' };
 			const first = await runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				credentials: { apiKey: sim().apiKey, baseUrl: sim().baseUrl },
 				parameters: auto,
 				items,
 			});
@@ -323,9 +292,9 @@ describe('Event → Send: files as people have them', () => {
 						'Fields not sent: "plan". To send them with each event, set Options → Other Fields to "Send as Params".',
 				}),
 			]);
-			expect(contactByEmail(sim.org, 'other-3@example.com').full_name).toBe('Ben Items');
+			expect(contactByEmail(sim().org, 'other-3@example.com').full_name).toBe('Ben Items');
 			await runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				credentials: { apiKey: sim().apiKey, baseUrl: sim().baseUrl },
 				parameters: { ...auto, options: { otherFields: 'params' } },
 				items: [{ ...items[0], email: 'other-4@example.com' }],
 			});
@@ -335,7 +304,7 @@ describe('Event → Send: files as people have them', () => {
 
 	it('JSON mode with a flat row says the email belongs under contact', async () => {
 		const { items, run: execution } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			credentials: { apiKey: sim().apiKey, baseUrl: sim().baseUrl },
 			parameters: {
 				resource: 'event',
 				operation: 'send',
