@@ -109,7 +109,7 @@ const NOT_SENT_NAMED = 100;
 /** Fields (or columns) Map Automatically does not read: left out, or sent as the event's params. */
 export type OtherFields = 'ignore' | 'params';
 
-export function otherFieldsMode(context: IExecuteFunctions, collection: string): OtherFields {
+function otherFieldsMode(context: IExecuteFunctions, collection: string): OtherFields {
 	const options = context.getNodeParameter(collection, 0, {}) as { otherFields?: OtherFields };
 	return options.otherFields ?? 'ignore';
 }
