@@ -14,6 +14,8 @@ import { isObject, namesZone } from './rules';
 export interface EventReader {
 	read: (itemIndex: number) => IDataObject;
 	mayFail: boolean;
+	/** Map Automatically: the fields of the items read that no part of the event reads. */
+	notSent?: () => string[];
 }
 
 export type EventInput = 'autoMapInputData' | 'fields' | 'json' | 'file';
@@ -25,8 +27,7 @@ export type EventInput = 'autoMapInputData' | 'fields' | 'json' | 'file';
  */
 export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
-	if (input === 'autoMapInputData')
-		return { read: automaticReader(context, items), mayFail: false };
+	if (input === 'autoMapInputData') return automaticReader(context, items);
 	const parameter = parameterReader(context, items);
 	if (input === 'json') {
 		return {
@@ -84,20 +85,31 @@ const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
  * "Map Automatically": each event read from the item's JSON by field name, no expression per
  * field. The column names are read once per execution.
  */
-function automaticReader(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): EventReader['read'] {
+function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const columns = automaticColumns(context);
+	const read = readFieldNames(columns);
 	const zone = context.getTimezone();
 	const others = otherFieldsMode(context, 'options');
-	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone, others);
+	const notSent = new Set<string>();
+	return {
+		read: (itemIndex) => {
+			const row = items[itemIndex].json;
+			if (others === 'ignore' && notSent.size < NOT_SENT_NAMED)
+				for (const key of Object.keys(row)) if (!read.has(key)) notSent.add(key);
+			return eventFromRow(row, columns, zone, others, read);
+		},
+		mayFail: false,
+		notSent: () => [...notSent],
+	};
 }
+
+/** How many names of fields not sent a run collects for its hint. */
+const NOT_SENT_NAMED = 100;
 
 /** Fields (or columns) Map Automatically does not read: left out, or sent as the event's params. */
 export type OtherFields = 'ignore' | 'params';
 
-export function otherFieldsMode(context: IExecuteFunctions, collection: string): OtherFields {
+function otherFieldsMode(context: IExecuteFunctions, collection: string): OtherFields {
 	const options = context.getNodeParameter(collection, 0, {}) as { otherFields?: OtherFields };
 	return options.otherFields ?? 'ignore';
 }

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeExecutionHint } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { delimiterName, likelyDelimiter } from '../../../shared/fileRows';
@@ -83,16 +83,4 @@ function renameAdvice(
 	return suggestions.length
 		? `Name the file's columns under Field Names: ${suggestions.join(', ')}.`
 		: 'Name the file\'s columns under Field Names (for example Event Name Field = "Event").';
-}
-
-/** Map Automatically sends only the columns it reads: the others are named, with how to send them. */
-export function columnsNotSentHint(notSent: string[]): NodeExecutionHint | undefined {
-	if (!notSent.length) return undefined;
-	const shown = notSent.slice(0, 10).map((name) => `"${name}"`);
-	const more = notSent.length > 10 ? ` and ${notSent.length - 10} more` : '';
-	return {
-		message: `Columns not sent: ${shown.join(', ')}${more}. To send them with each event, set Options → Other Columns to "Send as Params".`,
-		type: 'info',
-		location: 'outputPane',
-	};
 }

@@ -68,7 +68,7 @@ export class FileReport implements RowSink {
 
 	failed(row: number, error: NodeApiError | NodeOperationError): void {
 		this.counts.failed++;
-		this.notAccepted({ row, status: 'failed', reason: error.message });
+		this.notAccepted({ row, status: 'failed', reason: namingFileOption(error.message) });
 	}
 
 	/** A row of the file that could not be read at all (a CSV row with too many fields, a line that is no JSON). */
@@ -124,7 +124,24 @@ export class FileReport implements RowSink {
 	}
 }
 
+/**
+ * One cell of the result file. Text that a spreadsheet would run as a formula (it starts with =,
+ * +, -, @, a tab or CR: OWASP's CSV injection) gets a leading ' so that it is shown as text: the
+ * reasons and event IDs repeat what the file held.
+ */
+/**
+ * The transport's advice after a batch that could not be repeated names the item path's option,
+ * Derive Missing Event IDs; a file's own is Options → Derive Event IDs.
+ */
+export function namingFileOption(text: string): string {
+	return text.replace(
+		/Options → Derive Missing Event IDs(: "[^"]*" or "[^"]*")?/g,
+		'Options → Derive Event IDs: "From Each Row"',
+	);
+}
+
 function csvField(value: string | number): string {
-	const text = String(value);
+	if (typeof value === 'number') return String(value);
+	const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 	return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -18,9 +18,10 @@ import {
 } from '../build';
 import { derivedEventId } from '../eventId';
 import { checkEvent, type Verdict } from '../rules';
-import { checkHeader, columnsNotSentHint } from './header';
+import { notSentHint } from '../tally';
+import { checkHeader } from './header';
 import { Occurrences } from './occurrences';
-import { FileReport } from './report';
+import { FileReport, namingFileOption } from './report';
 
 interface FileOptions {
 	startAtRow?: number;
@@ -162,21 +163,15 @@ async function sendFile(
 	} catch (error) {
 		throw readFailure(error);
 	}
-	const hint = report.hint() ?? columnsNotSentHint(notSent);
+	const hint = report.hint() ?? notSentHint(notSent, 'Columns');
 	if (hint) context.addExecutionHints(hint);
 	return await fileOutput(context, itemIndex, binary.fileName, startAt, report, notSent);
 }
 
-/**
- * The transport's advice after a batch that could not be repeated names the item path's option;
- * a file's own is Options → Derive Event IDs.
- */
+/** The error that ends the run, its advice naming the file's own options. */
 function withFileOptionNamed<T extends NodeApiError | NodeOperationError>(error: T): T {
-	if (error.description)
-		error.description = error.description.replace(
-			/Options → Derive Missing Event IDs(: "[^"]*" or "[^"]*")?/g,
-			'Options → Derive Event IDs: "From Each Row"',
-		);
+	error.message = namingFileOption(error.message);
+	if (error.description) error.description = namingFileOption(error.description);
 	return error;
 }
 
