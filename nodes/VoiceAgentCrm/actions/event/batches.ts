@@ -24,6 +24,8 @@ export interface RowSink {
 	requests: number;
 	answered(row: number, result: EventResult): void;
 	failed(row: number, error: NodeApiError | NodeOperationError): void;
+	/** The budgets' sizes an answer's rate headers announced, for a summary that states them. */
+	announced?(limits: ApiAnswer['announced']): void;
 }
 
 export interface BatchSenderOptions {
@@ -105,6 +107,7 @@ export class BatchSender {
 				itemIndex,
 				onAttempt: () => sink.requests++,
 			});
+			sink.announced?.(answer.announced);
 			this.record(batch, answer);
 		} catch (error) {
 			if (this.options.stoppedAt && context.getExecutionCancelSignal?.()?.aborted)

@@ -78,10 +78,11 @@ export function budgetBound(count: RequestCount): IDataObject {
 	const minutes = (budget: (typeof budgets)[number]) =>
 		(budget.requests / budget.size!) * WINDOW_MINUTES;
 	const bound = budgets.reduce((a, b) => (minutes(b) > minutes(a) ? b : a));
+	const least = Math.round(minutes(bound) * 100) / 100;
 	return {
 		budgets_announced: announced,
 		bounded_by: bound.name,
-		budget_minutes: Math.round(minutes(bound) * 10) / 10,
-		budget_note: `${bound.requests} requests on the ${bound.name} budget, which the service announced as ${bound.size} a minute (X-RateLimit-Limit${bound.name === 'listing' ? '-Heavy' : ''}): at least ${Math.round(minutes(bound) * 10) / 10} minutes at that budget`,
+		budget_minutes: least,
+		budget_note: `${bound.requests} requests on the ${bound.name} budget, which the service announced as ${bound.size} a minute (X-RateLimit-Limit${bound.name === 'listing' ? '-Heavy' : ''}): at least ${least} minutes at that budget`,
 	};
 }

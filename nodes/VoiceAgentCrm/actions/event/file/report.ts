@@ -42,6 +42,10 @@ export class FileReport implements RowSink {
 	private first?: NotAccepted;
 	private readonly resultLines?: string[];
 
+	private readonly startedAt = Date.now();
+	/** The events budget's size per window, as the service's `X-RateLimit-Limit` announced it. */
+	private eventsBudget?: number;
+
 	constructor(
 		private readonly shown: number,
 		withResultFile: boolean,
@@ -97,12 +101,34 @@ export class FileReport implements RowSink {
 		});
 	}
 
+	announced(limits: Partial<Record<string, number>>): void {
+		this.eventsBudget = limits.events ?? this.eventsBudget;
+	}
+
 	summary(): IDataObject {
 		return {
 			rows_read: this.rowsRead,
 			...this.counts,
 			contacts_created: this.contactsCreated,
 			requests: this.requests,
+			took_seconds: Math.round((Date.now() - this.startedAt) / 100) / 10,
+			...this.budgetBound(),
+		};
+	}
+
+	/**
+	 * The budget that bounds a file's run: the events endpoint's own, at the size the service
+	 * announced (the reference does not give it). Its requests ÷ that size per 60-second window is
+	 * the least time the run takes, whatever the node does.
+	 */
+	private budgetBound(): IDataObject {
+		if (!this.eventsBudget) return {};
+		const minutes = Math.round((this.requests / this.eventsBudget) * 100) / 100;
+		return {
+			budgets_announced: { events: this.eventsBudget },
+			bounded_by: 'events',
+			budget_minutes: minutes,
+			budget_note: `${this.requests} requests on the events budget, which the service announced as ${this.eventsBudget} a minute (X-RateLimit-Limit): at least ${minutes} minutes at that budget`,
 		};
 	}
 
