@@ -3,10 +3,18 @@ import type { INodeProperties } from 'n8n-workflow';
 import { sendFields } from '../../event/send.fields';
 import { optionalContactFields, phoneNumberField } from '../fields';
 
-/** Event → Send's Encoding option, the same choices for the same reader (`shared/fileRows.ts`). */
-const encodingOption = (
-	sendFields.find((field) => field.name === 'fileOptions')?.options as INodeProperties[]
-).find((option) => option.name === 'encoding')!;
+/** One of Event → Send's file fields: the same reader (`shared/fileRows.ts`), the same choices. */
+const eventFileField = (name: string): INodeProperties =>
+	sendFields.find((field) => field.name === name)!;
+
+/** Event → Send's Encoding option. */
+const encodingOption = (eventFileField('fileOptions').options as INodeProperties[]).find(
+	(option) => option.name === 'encoding',
+)!;
+
+/** One of the contact's own fields, as Create and Update show it. */
+const contactField = (name: string): INodeProperties =>
+	optionalContactFields.find((field) => field.name === name)!;
 
 const fromItems = { show: { contactSource: ['items'] } };
 const fromFile = { show: { contactSource: ['file'] } };
@@ -89,15 +97,7 @@ export const upsertContactFields: INodeProperties[] = [
 		description: 'Phone number of the contact in E.164, e.g. +14155550123',
 		displayOptions: fromItems,
 	},
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		default: '',
-		placeholder: 'name@email.com',
-		description: 'Email address of the contact, e.g. ana@example.com',
-		displayOptions: fromItems,
-	},
+	{ ...contactField('email'), displayOptions: fromItems },
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -109,47 +109,11 @@ export const upsertContactFields: INodeProperties[] = [
 		displayOptions: fromItems,
 		options: optionalContactFields.filter((field) => field.name !== 'email'),
 	},
+	// the file's fields are Event → Send's, for the same reader
+	{ ...eventFileField('binaryPropertyName'), displayOptions: fromFile },
+	{ ...eventFileField('fileFormat'), displayOptions: fromFile },
 	{
-		displayName: 'Input Binary Field',
-		name: 'binaryPropertyName',
-		type: 'string',
-		default: 'data',
-		required: true,
-		placeholder: 'e.g. data',
-		hint: 'The name of the input binary field containing the file to be read',
-		displayOptions: fromFile,
-	},
-	{
-		displayName: 'File Format',
-		name: 'fileFormat',
-		type: 'options',
-		options: [
-			{
-				name: 'CSV',
-				value: 'csv',
-				description: 'Comma-separated values with a header row (RFC 4180), UTF-8',
-			},
-			{
-				name: 'NDJSON',
-				value: 'ndjson',
-				description: 'One JSON object per line (also called JSON Lines), UTF-8',
-			},
-		],
-		default: 'csv',
-		displayOptions: fromFile,
-	},
-	{
-		displayName: 'Delimiter',
-		name: 'csvDelimiter',
-		type: 'options',
-		options: [
-			{ name: 'Comma (,)', value: ',' },
-			{ name: 'Semicolon (;)', value: ';' },
-			{ name: 'Tab', value: '\t' },
-			{ name: 'Pipe (|)', value: '|' },
-		],
-		default: ',',
-		description: 'The character between the fields of a row',
+		...eventFileField('csvDelimiter'),
 		displayOptions: { show: { contactSource: ['file'], fileFormat: ['csv'] } },
 	},
 	{

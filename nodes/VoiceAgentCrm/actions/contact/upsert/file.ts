@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { continueOrThrow, errorJson, itemError } from '../../../shared/operation';
+import { itemError, ItemResults } from '../../../shared/operation';
 import {
 	FileReadError,
 	readRecords,
@@ -36,19 +36,15 @@ export async function upsertFiles(
 		const name = String(renamed[key] ?? '').trim();
 		if (name) columns[key] = name;
 	}
-	const output: INodeExecutionData[] = [];
+	const results = new ItemResults(context, items.length);
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			output.push({
-				json: await upsertFile(context, itemIndex, settings, columns),
-				pairedItem: { item: itemIndex },
-			});
+			results.succeed(itemIndex, await upsertFile(context, itemIndex, settings, columns));
 		} catch (error) {
-			const nodeError = continueOrThrow(context, error, itemIndex);
-			output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+			results.fail(itemIndex, error);
 		}
 	}
-	return output;
+	return results.items();
 }
 
 async function upsertFile(
