@@ -405,6 +405,7 @@ describe('Contact → Create or Update through the engine against the simulator'
 					'+34690000002;"Eve; E.";eve@file.test',
 					';No phone;x@file.test',
 					'+34690000002;"Eve; E.";eve@file.test',
+					'+34690000003;too;many;fields',
 				].join('\r\n');
 				const { items, error } = await fromFile(
 					csvFile(csv),
@@ -416,12 +417,11 @@ describe('Contact → Create or Update through the engine against the simulator'
 				expect(items[0].json).toMatchObject({
 					file_name: 'crm.csv',
 					summary: {
-						rows_read: 4,
+						rows_read: 5,
 						created: 1,
 						updated: 1,
 						unchanged: 1,
-						refused: 1,
-						failed: 0,
+						refused: 2,
 						lookup: 'per_row_lookups',
 						requests: { listing: 2, organization: 4 },
 						// read from the answers' X-RateLimit-Limit headers: the simulator's reference budgets
@@ -435,6 +435,7 @@ describe('Contact → Create or Update through the engine against the simulator'
 							status: 'refused',
 							reason: 'Phone Number: needed to match on the phone number, and empty',
 						},
+						{ row: 6, status: 'refused', reason: 'the row has 4 fields, the header 3' },
 					],
 					not_accepted_not_shown: 0,
 				});

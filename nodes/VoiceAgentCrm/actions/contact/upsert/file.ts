@@ -69,7 +69,7 @@ async function upsertFile(
 	const handle = async (record: FileRecord) => {
 		report.rowsRead++;
 		if (record.error !== undefined) {
-			report.notAccepted({ row: record.row, status: 'refused', reason: record.error });
+			report.add(record.row, { status: 'refused', reason: record.error });
 			return;
 		}
 		const read = rowOf(valuesOf(record.fields ?? {}, columns));

@@ -3,10 +3,10 @@ import type { IDataObject } from 'n8n-workflow';
 import type { RequestCount, Strategy } from './directory';
 import type { RowResult } from './run';
 
-/** A row not written, as the output lists it. */
+/** A row refused (or unreadable), as the output lists it. */
 interface NotAccepted {
 	row: number;
-	status: 'refused' | 'failed';
+	status: 'refused';
 	reason: string;
 }
 
@@ -29,8 +29,7 @@ export class UpsertReport {
 			this.notAccepted({ row, status: 'refused', reason: result.reason ?? '' });
 	}
 
-	notAccepted(entry: NotAccepted): void {
-		if (entry.status === 'failed') this.counts.failed = (this.counts.failed ?? 0) + 1;
+	private notAccepted(entry: NotAccepted): void {
 		if (this.shown.length < this.shownMax) this.shown.push(entry);
 		else this.notShown++;
 	}
@@ -57,8 +56,8 @@ export class UpsertReport {
 	}
 }
 
-const STATUSES = ['created', 'updated', 'unchanged', 'refused', 'failed'];
-const DRY_STATUSES = ['would_create', 'would_update', 'unchanged', 'refused', 'failed'];
+const STATUSES = ['created', 'updated', 'unchanged', 'refused'];
+const DRY_STATUSES = ['would_create', 'would_update', 'unchanged', 'refused'];
 
 /** The reference's fixed window: the headers announce a budget's size and its reset, not the window's length. */
 const WINDOW_MINUTES = 1;
