@@ -117,6 +117,42 @@ async function syncCrmRows(sim: Simulator, credentials: CredentialData): Promise
 	);
 }
 
+async function syncCrmContacts(sim: Simulator, credentials: CredentialData): Promise<void> {
+	const example = 'sync-crm-contacts-then-events.json';
+	print(`4. 40 CRM rows synced as contacts, then as events on them (examples/${example})`);
+	const workflow = loadExample(example);
+	const contactWrites = () =>
+		sim.requests.filter((r) => r.path.startsWith('/v1/contacts') && r.method !== 'GET').length;
+	const writesBefore = contactWrites();
+	const first = await runExample(workflow, credentials);
+	succeeded(first, example);
+	const rows = outputOf(first, 'Create or Update Contacts');
+	const count = (status: string, of = rows) => of.filter((row) => row.status === status).length;
+	const events = outputOf(first, 'Send Events').at(-1)?.summary as IDataObject | undefined;
+	check(
+		rows.length === 40 &&
+			count('created') === 38 &&
+			count('refused') === 2 &&
+			events?.created === 38,
+		`${example}: expected 38 contacts created, 2 refused, 38 events, got ${count('created')}, ${count('refused')}, ${JSON.stringify(events)}`,
+	);
+	print(
+		`   Contacts: created ${count('created')}, refused ${count('refused')} (${String(rows.find((row) => row.status === 'refused')?.reason).slice(0, 60)}…)`,
+	);
+	print(`   Events on those contacts: ${statusCounts(events)}`);
+	const writes = contactWrites() - writesBefore;
+	const again = await runExample(workflow, credentials);
+	succeeded(again, example);
+	const rerun = outputOf(again, 'Create or Update Contacts');
+	check(
+		count('unchanged', rerun) === 38 && contactWrites() - writesBefore === writes,
+		`${example}: a re-run must change no contact, got ${count('unchanged', rerun)} unchanged`,
+	);
+	print(
+		`   Run again: ${count('unchanged', rerun)} contacts unchanged (0 writes), events duplicate`,
+	);
+}
+
 function statusCounts(summary: IDataObject): string {
 	return ['created', 'pending', 'unresolved', 'duplicate', 'rejected', 'invalid', 'failed']
 		.filter((status) => Number(summary[status]) > 0)
@@ -182,6 +218,8 @@ async function main(): Promise<void> {
 		await syncCrmRows(sim, credentials);
 		print();
 		await followUpFinishedCall(sim, credentials, trigger, call);
+		print();
+		await syncCrmContacts(sim, credentials);
 		print();
 		print(`Demo OK (${seconds(Date.now() - started)})`);
 	} finally {

@@ -84,6 +84,42 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		});
 	},
 
+	'sync-crm-contacts-then-events.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const contactWrites = () =>
+				sim.requests.filter((r) => r.path.startsWith('/v1/contacts') && r.method !== 'GET').length;
+			const first = await runExample(workflow, credentialsOf(sim));
+			expect(runFailure(first)).toBeUndefined();
+			const contacts = outputOf(first, 'Create or Update Contacts');
+			expect(contacts.map((row) => row.status).filter((s) => s === 'created')).toHaveLength(38);
+			expect(contacts.filter((row) => row.status === 'refused')).toHaveLength(2);
+			expect(contactWrites()).toBe(38);
+			const events = outputOf(first, 'Send Events');
+			expect(events[40].summary).toMatchObject({
+				received: 40,
+				created: 38,
+				rejected: 2,
+				requests: 1,
+			});
+			// each event went to the contact the first node created or updated for its row
+			expect(events[0].contact).toMatchObject({
+				id: contacts[0].contact_id,
+				matched_by: 'contact_id',
+			});
+
+			// the same export again: every contact unchanged (no write), every event a duplicate
+			const again = await runExample(workflow, credentialsOf(sim));
+			expect(
+				outputOf(again, 'Create or Update Contacts').filter((row) => row.status === 'unchanged'),
+			).toHaveLength(38);
+			expect(contactWrites()).toBe(38);
+			expect(outputOf(again, 'Send Events')[40].summary).toMatchObject({
+				created: 0,
+				duplicate: 38,
+			});
+		});
+	},
+
 	'send-crm-export-file-as-events.json': async (workflow) => {
 		// the user's step: Read CRM Export pointed at the export (here the sample beside the example)
 		const sample = path.join(EXAMPLES_DIR, 'crm-export.csv');

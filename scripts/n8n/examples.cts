@@ -80,6 +80,17 @@ const EXPECTATIONS: Record<string, (run: ExampleRun) => void> = {
 			() => JSON.stringify(summary),
 		);
 	},
+	'sync-crm-contacts-then-events.json': ({ items, lastNode, sim }) => {
+		const rows = (items['Create or Update Contacts'] ?? []).map((i) => i.json);
+		const known = rows.filter((row) => sim.org.contacts.has(String(row.contact_id))).length;
+		const summary = (items[lastNode] ?? []).map((i) => i.json).find((j) => 'summary' in j)
+			?.summary as Record<string, number> | undefined;
+		check(
+			rows.length === 40 && known === 38 && summary?.received === 40 && summary.rejected === 2,
+			`sync-crm-contacts-then-events.json: 40 rows → ${known} contacts the simulator holds, 2 refused; ${summary?.created} events stored on them`,
+			() => JSON.stringify(summary),
+		);
+	},
 	'list-voices.json': ({ items }) => {
 		const voices = items['List Voices'] ?? [];
 		const catalog = VOICES.map((v) => v.id);

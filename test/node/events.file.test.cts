@@ -18,20 +18,7 @@ import {
 	storedEvents,
 	type Simulator,
 } from '../../simulator/index.cts';
-
-/** A file as an earlier node (Read/Write Files from Disk, HTTP Request) hands it on: its bytes in the item's binary field. */
-function fileItem(content: string | Buffer, fileName = 'rows.csv', field = 'data'): IBinaryKeyData {
-	const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-	return {
-		[field]: {
-			data: bytes.toString('base64'),
-			mimeType: fileName.endsWith('.csv') ? 'text/csv' : 'application/x-ndjson',
-			fileName,
-		},
-	};
-}
-
-const FROM_FILE: INodeParameters = { resource: 'event', operation: 'send', eventInput: 'file' };
+import { eventFileBench, FROM_FILE, fileItem } from './eventFiles.cts';
 
 /** `count` CSV rows of one customer's purchases, a minute apart; `tag` keeps runs apart. */
 function purchases(tag: string, count: number, from = 0): string {
@@ -44,34 +31,7 @@ function purchases(tag: string, count: number, from = 0): string {
 }
 
 describe('Event → Send from a file, through the engine against the simulator', () => {
-	let sim: Simulator;
-	beforeAll(async () => {
-		sim = await startSimulator({
-			limits: { events: 100_000, eventsAnonymous: 100_000, ip: 100_000 },
-		});
-	});
-	afterAll(() => sim.stop());
-
-	const posts = () => sim.requestsTo('POST', '/v1/events').length;
-	const run = (
-		file: IBinaryKeyData | IBinaryKeyData[],
-		parameters: INodeParameters = {},
-		extra: { continueOnFail?: boolean } = {},
-	) => {
-		const files = Array.isArray(file) ? file : [file];
-		return runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { ...FROM_FILE, ...parameters },
-			items: files.map(() => ({})),
-			binary: files,
-			...extra,
-		});
-	};
-	const storedWith = (prefix: string) =>
-		storedEvents(sim.org).filter((event) => {
-			const contact = event.contact_id ? sim.org.contacts.get(event.contact_id) : undefined;
-			return contact?.email?.startsWith(prefix) ?? false;
-		});
+	const { sim, posts, run, storedWith } = eventFileBench();
 
 	it('reads every CSV edge case: BOM, CRLF, quoted commas, doubled quotes and line breaks, a chosen delimiter, renamed columns', async () => {
 		const csv =
@@ -106,10 +66,10 @@ describe('Event → Send from a file, through the engine against the simulator',
 			'page_viewed',
 		]);
 		expect(stored[0].params).toEqual({ plan: 'pro; annual', seats: 3 });
-		expect(contactByEmail(sim.org, 'edge-1@example.com')?.full_name).toBe(
+		expect(contactByEmail(sim().org, 'edge-1@example.com')?.full_name).toBe(
 			'Ana "the first"\r\nDíaz',
 		);
-		expect(contactByEmail(sim.org, 'edge-3@example.com')?.full_name).toBe('Chloé; C.');
+		expect(contactByEmail(sim().org, 'edge-3@example.com')?.full_name).toBe('Chloé; C.');
 		// a time without a zone is read in the workflow's time zone, as on the item path
 		expect(stored[2].occurred_at).toBe('2024-03-01T10:00:00.000Z');
 		expect(stored.every((event) => event.event_id?.startsWith('n8n_'))).toBe(true);
@@ -234,13 +194,13 @@ describe('Event → Send from a file, through the engine against the simulator',
 		expect(storedWith('rerun-')).toHaveLength(250);
 	});
 
-	it('two identical rows without a time are two events (the row number is in their IDs); a re-run stores neither again', async () => {
+	it('two identical rows without a time are two events (the second one gets _2 on its ID); a re-run stores neither again', async () => {
 		const csv = 'event_name,email\nCoffee,twice@example.com\nCoffee,twice@example.com\n';
 		const first = await run(fileItem(csv));
 		expect(first.items[0].json.summary).toMatchObject({ created: 2 });
 		const again = await run(fileItem(csv));
 		expect(again.items[0].json.summary).toMatchObject({ created: 0, duplicate: 2 });
-		expect(storedEvents(sim.org, { event_name: 'coffee' })).toHaveLength(2);
+		expect(storedEvents(sim().org, { event_name: 'coffee' })).toHaveLength(2);
 	});
 
 	it('a file per input item: one summary each, paired to its item', async () => {
@@ -255,7 +215,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 	});
 
 	it('an answer lost mid-file stores nothing twice: the batch is repeated and its rows counted as stored by this run or an earlier one', async () => {
-		sim.faults.inject({
+		sim().faults.inject({
 			method: 'POST',
 			path: '/v1/events',
 			skip: 1,
@@ -277,7 +237,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 	it('a run stopped part-way names the first row not known to be stored; Start at Row resumes there and stores the rest once', async () => {
 		const file = fileItem(purchases('resume', 350));
 		// the third request fails on every attempt: rows 202 to 301 (the header is row 1)
-		sim.faults.inject({
+		sim().faults.inject({
 			method: 'POST',
 			path: '/v1/events',
 			skip: 2,
@@ -302,7 +262,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 	});
 
 	it('under Continue On Fail a failed batch is reported on its rows and the rest of the file is sent', async () => {
-		sim.faults.inject({
+		sim().faults.inject({
 			method: 'POST',
 			path: '/v1/events',
 			times: RETRY_LIMITS.transientTries,
@@ -326,7 +286,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 	it('an item without the file fails naming the binary field, before anything is sent', async () => {
 		const before = posts();
 		const { error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			credentials: { apiKey: sim().apiKey, baseUrl: sim().baseUrl },
 			parameters: { ...FROM_FILE, binaryPropertyName: 'crm' },
 			items: [{ some: 'json' } as IDataObject],
 		});

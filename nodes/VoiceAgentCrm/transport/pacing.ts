@@ -216,6 +216,19 @@ export function observeRateHeaders(context: object, primary: Budget, headers: ID
 	}
 }
 
+/** The size of each budget an answer announces (`X-RateLimit-Limit` and its suffixed twins), per window. */
+export function announcedLimits(
+	primary: Budget,
+	headers: IDataObject,
+): Partial<Record<BudgetKey, number>> {
+	const limits: Partial<Record<BudgetKey, number>> = {};
+	for (const [suffix, budget] of SUFFIXES) {
+		const limit = secondsHeader(headers, `x-ratelimit-limit${suffix}`);
+		if (limit !== undefined) limits[budget ?? primary] = limit;
+	}
+	return limits;
+}
+
 /** The budget a 429 names in its headers (the one at 0), or the endpoint's own. */
 export function exhaustedBudget(primary: Budget, headers: IDataObject): BudgetKey {
 	for (const [suffix, budget] of SUFFIXES.slice(1)) {

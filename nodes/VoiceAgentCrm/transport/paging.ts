@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { endpointOf, type EndpointName } from './endpoints';
+import type { BudgetKey } from './pacing';
 import { pageRequest, type ApiContext, type RequestOptions } from './request';
 
 /**
@@ -24,6 +25,10 @@ export interface Page {
 	records: IDataObject[];
 	/** Where the next page starts; undefined when the list has ended here. */
 	next?: number;
+	/** The list's length, when the answer carries it. */
+	total?: number;
+	/** The budgets' sizes the answer's rate headers announce. */
+	announced: Partial<Record<BudgetKey, number>>;
 }
 
 /**
@@ -37,12 +42,12 @@ export async function readPage(
 ): Promise<Page> {
 	const endpoint = endpointOf(name);
 	const query = endpoint.pages ? { ...options.query, limit: size, offset } : options.query;
-	const { payload, total } = await pageRequest.call(this, name, { ...options, query });
+	const { payload, total, announced } = await pageRequest.call(this, name, { ...options, query });
 	const records = (Array.isArray(payload) ? payload : []) as IDataObject[];
-	if (!endpoint.pages) return { records };
+	if (!endpoint.pages) return { records, announced };
 	const end = offset + records.length;
 	const ended = records.length < size || (total !== undefined && end >= total);
-	return { records, next: ended ? undefined : end };
+	return { records, next: ended ? undefined : end, total, announced };
 }
 
 export interface ListRequest extends Omit<RequestOptions, 'body'> {

@@ -29,12 +29,14 @@ import {
 } from './errors';
 import { keyRemover, type KeyRemover } from './keyRemoval';
 import {
+	announcedLimits,
 	BUDGET_LABELS,
 	budgetsOf,
 	exhaustedBudget,
 	observeRateHeaders,
 	secondsHeader,
 	waitForBudgets,
+	type BudgetKey,
 } from './pacing';
 import { redirectStep } from './redirects';
 
@@ -98,6 +100,8 @@ export interface ApiAnswer<T = unknown> {
 	 * "not stopped", an event answered `duplicate`).
 	 */
 	repeatedAfterUncertainAttempt: boolean;
+	/** The budgets' sizes per window as this answer's rate headers announce them (`X-RateLimit-Limit…`). */
+	announced: Partial<Record<BudgetKey, number>>;
 }
 
 /** The base URL as users paste it: trailing slashes and a trailing `/v1` are dropped. */
@@ -489,6 +493,7 @@ export async function pageRequest<T = unknown>(
 				status,
 				rateLimited: rateLimitTries,
 				repeatedAfterUncertainAttempt,
+				announced: announcedLimits(headerBudget, headers),
 			};
 		}
 

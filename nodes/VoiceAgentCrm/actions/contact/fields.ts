@@ -89,7 +89,7 @@ const additionalDataField: INodeProperties = {
 };
 
 /** The optional contact fields, sorted by name as n8n's lint wants collection options. */
-const optionalContactFields: INodeProperties[] = [
+export const optionalContactFields: INodeProperties[] = [
 	additionalDataField,
 	{
 		displayName: 'Country',

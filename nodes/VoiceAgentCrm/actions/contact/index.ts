@@ -17,3 +17,4 @@ export { getContactComments } from './getComments.operation';
 export { getManyContacts } from './getMany.operation';
 export { getContactTags } from './getTags.operation';
 export { updateContact } from './update.operation';
+export { upsertContact } from './upsert.operation';

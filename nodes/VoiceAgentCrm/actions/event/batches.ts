@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { continueOrThrow } from '../../shared/operation';
 import { apiRequest, type ApiAnswer } from '../../transport/request';
 import { EVENT_LIMITS, type EventResult } from './rules';
+import { isValidateOnly, validResult } from './validateOnly';
 
 /** One event ready to send, and the row (input item, or row of a file) it came from. */
 export interface Pending {
@@ -23,6 +24,8 @@ export interface RowSink {
 	requests: number;
 	answered(row: number, result: EventResult): void;
 	failed(row: number, error: NodeApiError | NodeOperationError): void;
+	/** The budgets' sizes an answer's rate headers announced, for a summary that states them. */
+	announced?(limits: ApiAnswer['announced']): void;
 }
 
 export interface BatchSenderOptions {
@@ -49,12 +52,15 @@ export class BatchSender {
 	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
 	/** A refused key or a disabled add-on: no later batch can succeed, so none is sent. */
 	private stoppedBy?: NodeApiError | NodeOperationError;
+	private readonly validateOnly: boolean;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly sink: RowSink,
 		private readonly options: BatchSenderOptions,
-	) {}
+	) {
+		this.validateOnly = isValidateOnly(context);
+	}
 
 	async add(entry: Pending): Promise<void> {
 		const kind = entry.anonymous ? 'anonymous' : 'identified';
@@ -82,6 +88,10 @@ export class BatchSender {
 
 	private async send(batch: Batch): Promise<void> {
 		const { context, sink } = this;
+		if (this.validateOnly) {
+			for (const entry of batch.rows) sink.answered(entry.row, validResult(entry.event));
+			return;
+		}
 		if (this.stoppedBy) {
 			for (const entry of batch.rows) sink.failed(entry.row, this.stoppedBy);
 			return;
@@ -97,6 +107,7 @@ export class BatchSender {
 				itemIndex,
 				onAttempt: () => sink.requests++,
 			});
+			sink.announced?.(answer.announced);
 			this.record(batch, answer);
 		} catch (error) {
 			if (this.options.stoppedAt && context.getExecutionCancelSignal?.()?.aborted)

@@ -14,6 +14,8 @@ import { isObject, namesZone } from './rules';
 export interface EventReader {
 	read: (itemIndex: number) => IDataObject;
 	mayFail: boolean;
+	/** Map Automatically: the fields of the items read that no part of the event reads. */
+	notSent?: () => string[];
 }
 
 export type EventInput = 'autoMapInputData' | 'fields' | 'json' | 'file';
@@ -25,8 +27,7 @@ export type EventInput = 'autoMapInputData' | 'fields' | 'json' | 'file';
  */
 export function eventReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const input = context.getNodeParameter('eventInput', 0, 'fields') as EventInput;
-	if (input === 'autoMapInputData')
-		return { read: automaticReader(context, items), mayFail: false };
+	if (input === 'autoMapInputData') return automaticReader(context, items);
 	const parameter = parameterReader(context, items);
 	if (input === 'json') {
 		return {
@@ -84,13 +85,47 @@ const CONTACT_FIELDS: Array<[keyof Columns, string]> = [
  * "Map Automatically": each event read from the item's JSON by field name, no expression per
  * field. The column names are read once per execution.
  */
-function automaticReader(
-	context: IExecuteFunctions,
-	items: INodeExecutionData[],
-): EventReader['read'] {
+function automaticReader(context: IExecuteFunctions, items: INodeExecutionData[]): EventReader {
 	const columns = automaticColumns(context);
+	const read = readFieldNames(columns);
 	const zone = context.getTimezone();
-	return (itemIndex) => eventFromRow(items[itemIndex].json, columns, zone);
+	const others = otherFieldsMode(context, 'options');
+	const notSent = new Set<string>();
+	return {
+		read: (itemIndex) => {
+			const row = items[itemIndex].json;
+			if (others === 'ignore' && notSent.size < NOT_SENT_NAMED)
+				for (const key of Object.keys(row)) if (!read.has(key)) notSent.add(key);
+			return eventFromRow(row, columns, zone, others, read);
+		},
+		mayFail: false,
+		notSent: () => [...notSent],
+	};
+}
+
+/** How many names of fields not sent a run collects for its hint. */
+const NOT_SENT_NAMED = 100;
+
+/** Fields (or columns) Map Automatically does not read: left out, or sent as the event's params. */
+export type OtherFields = 'ignore' | 'params';
+
+function otherFieldsMode(context: IExecuteFunctions, collection: string): OtherFields {
+	const options = context.getNodeParameter(collection, 0, {}) as { otherFields?: OtherFields };
+	return options.otherFields ?? 'ignore';
+}
+
+/** The contact's name when no Contact Name Field is named: `name`, else `full_name` (the API's own word), else first and last name. */
+const NAME_ALIASES = ['full_name', 'first_name', 'last_name'];
+
+/** Every field name Map Automatically reads with these columns; the others are "other fields". */
+export function readFieldNames(columns: Columns): Set<string> {
+	const names = new Set(Object.values(columns).filter((name) => name !== ''));
+	if (namesByDefault(columns)) for (const alias of NAME_ALIASES) names.add(alias);
+	return names;
+}
+
+function namesByDefault(columns: Columns): boolean {
+	return columns.contactName === DEFAULT_COLUMNS.contactName || columns.contactName === '';
 }
 
 /** The field (or file column) that holds each part of the event: its own name, or the one the user gave. */
@@ -119,26 +154,54 @@ export function automaticColumns(context: IExecuteFunctions): Columns {
 	return columns;
 }
 
+/** A field of the row only if the row has it: `constructor` or `toString` are not inherited functions. */
+function own(row: IDataObject | undefined, key: string): unknown {
+	return row !== undefined && key !== '' && Object.prototype.hasOwnProperty.call(row, key)
+		? row[key]
+		: undefined;
+}
+
 /** Never fails: what the node cannot read is kept for the rules to answer on the row's own item. */
-export function eventFromRow(row: IDataObject, columns: Columns, zone: string): IDataObject {
+export function eventFromRow(
+	row: IDataObject,
+	columns: Columns,
+	zone: string,
+	others: OtherFields = 'ignore',
+	read?: Set<string>,
+): IDataObject {
 	const event: IDataObject = {};
-	setIf(event, 'event_name', text(row[columns.eventName]));
-	setIf(event, 'event_id', text(row[columns.eventId]));
-	setIf(event, 'occurred_at', occurredAt(row[columns.occurredAt], zone));
+	setIf(event, 'event_name', text(own(row, columns.eventName)));
+	setIf(event, 'event_id', text(own(row, columns.eventId)));
+	setIf(event, 'occurred_at', occurredAt(own(row, columns.occurredAt), zone));
 	setIf(event, 'contact', contactOfRow(row, columns));
 	// a spreadsheet writes FALSE
-	const createContact = row[columns.createContact];
+	const createContact = own(row, columns.createContact);
 	if (createContact === false || text(createContact)?.toLowerCase() === 'false')
 		event.create_contact = false;
-	setIf(event, 'session_id', text(row[columns.sessionId]));
-	const params = row[columns.params];
-	if (params !== undefined && params !== null && params !== '') {
-		event.params = (typeof params === 'string' ? parsedOrText(params) : params) as IDataObject;
-	}
-	setIf(event, 'value', numeric(row[columns.value]));
-	setIf(event, 'currency', text(row[columns.currency])?.toUpperCase());
-	setIf(event, 'group', objectCell(row[columns.group]));
+	setIf(event, 'session_id', text(own(row, columns.sessionId)));
+	const params = objectCell(own(row, columns.params));
+	setIf(
+		event,
+		'params',
+		others === 'params' ? withOtherFields(row, params, read ?? readFieldNames(columns)) : params,
+	);
+	setIf(event, 'value', numeric(own(row, columns.value)));
+	setIf(event, 'currency', text(own(row, columns.currency))?.toUpperCase());
+	setIf(event, 'group', objectCell(own(row, columns.group)));
 	return event;
+}
+
+/** The row's fields no column reads, as params; the params column's own keys win. */
+function withOtherFields(row: IDataObject, params: unknown, read: Set<string>): unknown {
+	if (params !== undefined && !isObject(params)) return params;
+	const merged: IDataObject = {};
+	for (const key of Object.keys(row)) {
+		const value = row[key];
+		if (read.has(key) || value === undefined || value === null || value === '') continue;
+		merged[key] = value;
+	}
+	if (params) for (const key of Object.keys(params)) merged[key] = params[key];
+	return Object.keys(merged).length ? merged : undefined;
 }
 
 /** An object, or JSON text of one (a file's cell); a blank cell is not given; anything else is kept for the rules. */
@@ -149,14 +212,23 @@ function objectCell(value: unknown): unknown {
 
 /** The contact from a `contact` object, its fields at the top level of the row filling the gaps. */
 function contactOfRow(row: IDataObject, columns: Columns): unknown {
-	const nested = objectCell(row[columns.contact]) as IDataObject | undefined;
+	const nested = objectCell(own(row, columns.contact)) as IDataObject | undefined;
 	// not an object: kept for the rules to answer `invalid` like the service would
 	if (nested !== undefined && nested !== null && !isObject(nested)) return nested;
 	const contact: IDataObject = {};
 	for (const [column, field] of CONTACT_FIELDS) {
-		setIf(contact, field, text(nested?.[field] ?? row[columns[column]]));
+		setIf(contact, field, text(own(nested, field) ?? own(row, columns[column])));
 	}
+	if (contact.name === undefined && namesByDefault(columns)) setIf(contact, 'name', aliasName(row));
 	return Object.keys(contact).length ? contact : undefined;
+}
+
+/** `full_name`, or `first_name` and `last_name` joined, as CRM exports name the person. */
+function aliasName(row: IDataObject): string | undefined {
+	return (
+		text(own(row, 'full_name')) ??
+		text([text(own(row, 'first_name')), text(own(row, 'last_name'))].filter(Boolean).join(' '))
+	);
 }
 
 function eventFromFields(

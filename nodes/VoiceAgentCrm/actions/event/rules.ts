@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { UUID_REGEX } from '../../shared/text';
+import { shortened } from '../../transport/text';
 
 /**
  * The rules of `POST /v1/events` that the API reference fixes, as the node reads them. The node
@@ -32,7 +33,9 @@ export type EventStatus =
 	| 'unresolved'
 	| 'duplicate'
 	| 'rejected'
-	| 'invalid';
+	| 'invalid'
+	/** Validate Only: the row passed the node's checks and would have been sent. */
+	| 'valid';
 
 /** One event's answer, as the service gives it in `results` (without its batch `index`). */
 export interface EventResult extends IDataObject {
@@ -64,6 +67,8 @@ const IDENTIFIERS = ['contact_id', 'external_id', 'phone', 'email'];
  * Reference silent on other characters: they are dropped (`Sign-up!` → `sign_up`).
  */
 export function normalizeEventName(raw: string): string {
+	// a long name (a file's runaway cell) is normalized but not kept: the memory holds short names only
+	if (raw.length > NAME_REMEMBERED_MAX_LENGTH) return normalized(raw);
 	let name = normalizedNames.get(raw);
 	if (name === undefined) {
 		// a file or a batch repeats a few names many times: each is normalized once
@@ -74,6 +79,7 @@ export function normalizeEventName(raw: string): string {
 }
 
 const NAMES_REMEMBERED = 1_000;
+const NAME_REMEMBERED_MAX_LENGTH = 200;
 const normalizedNames = new Map<string, string>();
 
 function normalized(raw: string): string {
@@ -91,11 +97,13 @@ function normalized(raw: string): string {
 /** What is wrong with a normalized name; empty when the service accepts it. */
 export function eventNameErrors(name: string): string[] {
 	if (!/^[a-z]/.test(name))
-		return [`event_name must start with a letter once normalized to snake_case (got "${name}")`];
+		return [
+			`event_name must start with a letter once normalized to snake_case (got "${shortened(name, 80)}")`,
+		];
 	const errors: string[] = [];
 	if (name.length > EVENT_LIMITS.nameMaxLength) {
 		errors.push(
-			`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${name}")`,
+			`event_name must be at most ${EVENT_LIMITS.nameMaxLength} characters once normalized (got ${name.length}: "${shortened(name, 80)}")`,
 		);
 	}
 	if (name.startsWith(RESERVED_NAME_PREFIX)) {
@@ -172,7 +180,11 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	);
 	if (errors.length) return { send: false, result: { ...result, errors } };
 	if (!hasContactIdentifier(event.contact) && !given(event.session_id)) {
-		return { send: false, result: { ...result, status: 'rejected', reason: 'no_identity' } };
+		const hint = misplacedContactHint(event);
+		return {
+			send: false,
+			result: { ...result, status: 'rejected', reason: 'no_identity', ...(hint ? { hint } : {}) },
+		};
 	}
 	return {
 		send: true,
@@ -181,6 +193,17 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 		eventName: result.event_name as string,
 		occurredAtUtc: occurredAt === undefined ? undefined : new Date(occurredAt).toISOString(),
 	};
+}
+
+/**
+ * A whole event given as JSON with the contact's fields at its top level (`{{ $json }}` on a flat
+ * row): the API reads them only under `contact`, so the row has no identity. Said on the row.
+ */
+function misplacedContactHint(event: IDataObject): string | undefined {
+	const flat = IDENTIFIERS.filter((field) => given(event[field]));
+	if (!flat.length) return undefined;
+	const fields = flat.map((field) => `"${field}"`).join(', ');
+	return `${fields} must be inside "contact", e.g. {"event_name": "...", "contact": {"${flat[0]}": "..."}}: the API does not read them at the top level of an event. Map Automatically reads them at the top level of an item.`;
 }
 
 function idErrors(value: unknown, field: string, noSpaces: boolean): string[] {

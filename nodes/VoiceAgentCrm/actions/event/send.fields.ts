@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { validateOnlyOption } from './validateOnly';
+
 const fromFields = { show: { eventInput: ['fields'] } };
 const automatic = { show: { eventInput: ['autoMapInputData'] } };
 const byColumnName = { show: { eventInput: ['autoMapInputData', 'file'] } };
@@ -29,6 +31,14 @@ export const sendFields: INodeProperties[] = [
 		displayName:
 			'Each input item is one event. Items are sent 100 per request, and each output item holds the result of the event of the same input item.',
 		name: 'batchNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: fromItems,
+	},
+	{
+		displayName:
+			'Running the workflow again stores an event again unless it has an Event ID, or an Occurred At for Options → Derive Missing Event IDs to make one from. Give every event one of them to make re-runs safe.',
+		name: 'rerunNotice',
 		type: 'notice',
 		default: '',
 		displayOptions: fromItems,
@@ -365,12 +375,12 @@ export const sendFields: INodeProperties[] = [
 			{
 				name: 'CSV',
 				value: 'csv',
-				description: 'Comma-separated values with a header row (RFC 4180), UTF-8',
+				description: 'Comma-separated values with a header row (RFC 4180)',
 			},
 			{
 				name: 'NDJSON',
 				value: 'ndjson',
-				description: 'One JSON object per line (also called JSON Lines), UTF-8',
+				description: 'One JSON object per line (also called JSON Lines)',
 			},
 		],
 		default: 'csv',
@@ -407,18 +417,67 @@ export const sendFields: INodeProperties[] = [
 						name: 'From Each Row',
 						value: 'always',
 						description:
-							'A row without an Event ID gets one made from its content (and, without a time, its row number), so re-running the file never stores a row twice',
+							'A row without an Event ID gets one made from its content, not its place: a re-run, or a new export of the same rows in any order or with rows added, stores no row twice. Identical rows without an Occurred At count as that many events; identical rows with the same Occurred At, as one.',
 					},
 					{
 						name: 'Never',
 						value: 'never',
 						description:
-							'Rows without an Event ID are sent without one; a re-run stores them again, and a failed request is not repeated',
+							'Rows without an Event ID are sent without one: a re-run stores them again, and a failed request is not repeated',
 					},
 				],
 				default: 'always',
 				description:
 					'Whether to give a row that has no Event ID a stable one. An Event ID in the file always wins.',
+			},
+			{
+				displayName: 'Encoding',
+				name: 'encoding',
+				type: 'options',
+				options: [
+					{
+						name: 'Auto-Detect',
+						value: 'auto',
+						description:
+							'A byte order mark says UTF-8 or UTF-16; without one the file must be UTF-8, and a file that is not is refused before anything is sent, naming the encoding it looks like',
+					},
+					{ name: 'ISO-8859-1 (Latin-1)', value: 'iso-8859-1' },
+					{ name: 'UTF-16 BE', value: 'utf-16be' },
+					{
+						name: 'UTF-16 LE',
+						value: 'utf-16le',
+						description: 'What Excel saves as "Unicode Text"',
+					},
+					{ name: 'UTF-8', value: 'utf-8' },
+					{
+						name: 'Windows-1252',
+						value: 'windows-1252',
+						description: 'What Excel on Windows saves as "CSV (Comma delimited)"',
+					},
+				],
+				default: 'auto',
+				description:
+					'The text encoding of the file. A byte order mark always wins. A row holding bytes not valid in the encoding is reported, never stored with a character guessed.',
+			},
+			{
+				displayName: 'Other Columns',
+				name: 'otherFields',
+				type: 'options',
+				options: [
+					{
+						name: 'Do Not Send',
+						value: 'ignore',
+						description: 'Only the columns named above are read; the output names the others',
+					},
+					{
+						name: 'Send as Params',
+						value: 'params',
+						description:
+							"Every other non-empty column goes into the event's params under its own name (a params column's keys win)",
+					},
+				],
+				default: 'ignore',
+				description: 'What to do with the columns the event has no field for (e.g. plan, amount)',
 			},
 			{
 				displayName: 'Rows Not Accepted in Output',
@@ -438,6 +497,7 @@ export const sendFields: INodeProperties[] = [
 				description:
 					'The first row to send, as a spreadsheet numbers it (the header is row 1; in NDJSON, the line number). After a run that stopped part-way, its error names the row to start at.',
 			},
+			validateOnlyOption,
 			{
 				displayName: 'Write Result File',
 				name: 'resultFile',
@@ -504,6 +564,29 @@ export const sendFields: INodeProperties[] = [
 				default: 'events',
 				description: 'What the node outputs',
 			},
+			{
+				displayName: 'Other Fields',
+				name: 'otherFields',
+				type: 'options',
+				options: [
+					{
+						name: 'Do Not Send',
+						value: 'ignore',
+						description: 'Only the fields named above are read; a hint names the others',
+					},
+					{
+						name: 'Send as Params',
+						value: 'params',
+						description:
+							"Every other non-empty field goes into the event's params under its own name (a params field's keys win)",
+					},
+				],
+				default: 'ignore',
+				description:
+					'What to do with the fields of the item the event has no place for (e.g. plan, amount)',
+				displayOptions: { show: { '/eventInput': ['autoMapInputData'] } },
+			},
+			validateOnlyOption,
 		],
 	},
 ];

@@ -8,7 +8,7 @@ import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { sendFromFiles } from './file/sendFile';
 import { checkEvent } from './rules';
 import { sendFields } from './send.fields';
-import { EventTally } from './tally';
+import { EventTally, notSentHint } from './tally';
 
 type OutputMode = 'events' | 'eventsAndSummary' | 'summary';
 
@@ -65,7 +65,7 @@ export const sendEvents: Operation = {
 			}
 		}
 		await sender.flush();
-		const hint = tally.noneAcceptedHint();
+		const hint = tally.noneAcceptedHint() ?? notSentHint(reader.notSent?.() ?? [], 'Fields');
 		if (hint) this.addExecutionHints(hint);
 		return tally.output(mode);
 	},

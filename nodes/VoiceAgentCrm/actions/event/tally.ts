@@ -14,7 +14,8 @@ const STORED: readonly string[] = ['created', 'pending', 'unresolved'];
 
 /** Why a row was not accepted, in one line: the service's reason or the first of its errors. */
 export function refusalReason(result: EventResult): string {
-	return result.errors?.[0] ?? result.reason ?? result.status;
+	const reason = result.errors?.[0] ?? result.reason ?? result.status;
+	return typeof result.hint === 'string' ? `${reason}: ${result.hint}` : reason;
 }
 
 export interface Refusals {
@@ -40,6 +41,25 @@ export function noneAcceptedHint(refusals: Refusals): NodeExecutionHint | undefi
 	return {
 		message: `No event was accepted: ${counts.join(', ')}. First, ${first.where}: ${first.reason}`,
 		type: 'warning',
+		location: 'outputPane',
+	};
+}
+
+/**
+ * Map Automatically sends only the fields (a file's columns) it reads: the others are named above
+ * the output, with the option that sends them.
+ */
+export function notSentHint(
+	names: string[],
+	what: 'Columns' | 'Fields',
+): NodeExecutionHint | undefined {
+	if (!names.length) return undefined;
+	const shown = names.slice(0, 10).map((name) => `"${name}"`);
+	const more = names.length > 10 ? ` and ${names.length - 10} more` : '';
+	const option = what === 'Columns' ? 'Other Columns' : 'Other Fields';
+	return {
+		message: `${what} not sent: ${shown.join(', ')}${more}. To send them with each event, set Options → ${option} to "Send as Params".`,
+		type: 'info',
 		location: 'outputPane',
 	};
 }

@@ -42,6 +42,10 @@ export class FileReport implements RowSink {
 	private first?: NotAccepted;
 	private readonly resultLines?: string[];
 
+	private readonly startedAt = Date.now();
+	/** The events budget's size per window, as the service's `X-RateLimit-Limit` announced it. */
+	private eventsBudget?: number;
+
 	constructor(
 		private readonly shown: number,
 		withResultFile: boolean,
@@ -54,7 +58,7 @@ export class FileReport implements RowSink {
 			result.status === 'duplicate' && result.stored_by !== undefined
 				? 'stored_this_run_or_earlier'
 				: result.status;
-		this.counts[status]++;
+		this.counts[status] = (this.counts[status] ?? 0) + 1;
 		if ((result.contact as IDataObject | undefined)?.created === true) this.contactsCreated++;
 		if (result.status === 'invalid' || result.status === 'rejected') {
 			this.notAccepted({
@@ -68,7 +72,7 @@ export class FileReport implements RowSink {
 
 	failed(row: number, error: NodeApiError | NodeOperationError): void {
 		this.counts.failed++;
-		this.notAccepted({ row, status: 'failed', reason: error.message });
+		this.notAccepted({ row, status: 'failed', reason: namingFileOption(error.message) });
 	}
 
 	/** A row of the file that could not be read at all (a CSV row with too many fields, a line that is no JSON). */
@@ -97,12 +101,34 @@ export class FileReport implements RowSink {
 		});
 	}
 
+	announced(limits: Partial<Record<string, number>>): void {
+		this.eventsBudget = limits.events ?? this.eventsBudget;
+	}
+
 	summary(): IDataObject {
 		return {
 			rows_read: this.rowsRead,
 			...this.counts,
 			contacts_created: this.contactsCreated,
 			requests: this.requests,
+			took_seconds: Math.round((Date.now() - this.startedAt) / 100) / 10,
+			...this.budgetBound(),
+		};
+	}
+
+	/**
+	 * The budget that bounds a file's run: the events endpoint's own, at the size the service
+	 * announced (the reference does not give it). Its requests ÷ that size per 60-second window is
+	 * the least time the run takes, whatever the node does.
+	 */
+	private budgetBound(): IDataObject {
+		if (!this.eventsBudget) return {};
+		const minutes = Math.round((this.requests / this.eventsBudget) * 100) / 100;
+		return {
+			budgets_announced: { events: this.eventsBudget },
+			bounded_by: 'events',
+			budget_minutes: minutes,
+			budget_note: `${this.requests} requests on the events budget, which the service announced as ${this.eventsBudget} a minute (X-RateLimit-Limit): at least ${minutes} minutes at that budget`,
 		};
 	}
 
@@ -124,7 +150,24 @@ export class FileReport implements RowSink {
 	}
 }
 
+/**
+ * One cell of the result file. Text that a spreadsheet would run as a formula (it starts with =,
+ * +, -, @, a tab or CR: OWASP's CSV injection) gets a leading ' so that it is shown as text: the
+ * reasons and event IDs repeat what the file held.
+ */
+/**
+ * The transport's advice after a batch that could not be repeated names the item path's option,
+ * Derive Missing Event IDs; a file's own is Options → Derive Event IDs.
+ */
+export function namingFileOption(text: string): string {
+	return text.replace(
+		/Options → Derive Missing Event IDs(: "[^"]*" or "[^"]*")?/g,
+		'Options → Derive Event IDs: "From Each Row"',
+	);
+}
+
 function csvField(value: string | number): string {
-	const text = String(value);
+	if (typeof value === 'number') return String(value);
+	const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
 	return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

@@ -2,23 +2,41 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { continueOrThrow, errorJson } from '../../../shared/operation';
+import {
+	FileReadError,
+	readRecords,
+	type FileEncoding,
+	type FileFormat,
+} from '../../../shared/fileRows';
 import { BatchSender, type Batch } from '../batches';
-import { automaticColumns, eventFromRow, type Columns } from '../build';
+import {
+	automaticColumns,
+	eventFromRow,
+	readFieldNames,
+	type Columns,
+	type OtherFields,
+} from '../build';
 import { derivedEventId } from '../eventId';
-import { checkEvent } from '../rules';
-import { FileReport } from './report';
-import { parserFor, recordsOf, type FileFormat } from './rows';
+import { checkEvent, type Verdict } from '../rules';
+import { notSentHint } from '../tally';
+import { checkHeader } from './header';
+import { Occurrences } from './occurrences';
+import { FileReport, namingFileOption } from './report';
 
 interface FileOptions {
 	startAtRow?: number;
 	notAcceptedShown?: number;
 	resultFile?: boolean;
 	deriveEventIds?: 'always' | 'never';
+	encoding?: FileEncoding;
+	otherFields?: OtherFields;
 }
 
 /** Where the rows of a file are read from and how they become events, fixed for the execution. */
 interface FileSetup {
 	columns: Columns;
+	/** Every column name the mapping reads; the others are not sent, or sent as params. */
+	read: Set<string>;
 	zone: string;
 	options: FileOptions;
 }
@@ -32,8 +50,10 @@ export async function sendFromFiles(
 	context: IExecuteFunctions,
 	items: INodeExecutionData[],
 ): Promise<INodeExecutionData[]> {
+	const columns = automaticColumns(context);
 	const setup: FileSetup = {
-		columns: automaticColumns(context),
+		columns,
+		read: readFieldNames(columns),
 		zone: context.getTimezone(),
 		options: context.getNodeParameter('fileOptions', 0, {}) as FileOptions,
 	};
@@ -52,7 +72,7 @@ export async function sendFromFiles(
 async function sendFile(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	{ columns, zone, options }: FileSetup,
+	{ columns, read, zone, options }: FileSetup,
 ): Promise<INodeExecutionData> {
 	const field = context.getNodeParameter('binaryPropertyName', itemIndex, 'data') as string;
 	const format = context.getNodeParameter('fileFormat', itemIndex, 'csv') as FileFormat;
@@ -61,6 +81,7 @@ async function sendFile(
 	const startAt = Math.max(1, Math.floor(options.startAtRow ?? 1));
 	const report = new FileReport(options.notAcceptedShown ?? 100, options.resultFile === true);
 	const deriveIds = options.deriveEventIds !== 'never';
+	const others = options.otherFields ?? 'ignore';
 	const sender: BatchSender = new BatchSender(context, report, {
 		itemIndexOf: () => itemIndex,
 		progressOf: (batch) => stoppedAt(firstNotStored(batch, sender), deriveIds, report),
@@ -68,15 +89,23 @@ async function sendFile(
 		stoppedAt: (row) => stopped(row),
 	});
 	let lastRow = startAt - 1;
-	// a node error is the run's own (a failed request, a stop); anything else broke the file's stream
-	// off, and the rows after the last one read were not sent
+	// a node error is the run's own (a failed request, a stop, a header refused); a file that cannot
+	// be read on, or a stream broken off, ends the run at the row after the last one read
 	const readFailure = (error: unknown) => {
-		if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
+		if (error instanceof NodeApiError || error instanceof NodeOperationError)
+			return withFileOptionNamed(error);
 		const row = Math.min(lastRow + 1, sender.firstUnsentRow() ?? lastRow + 1);
+		const progress =
+			report.requests === 0 ? 'Nothing was sent.' : stoppedAt(row, deriveIds, report);
+		if (error instanceof FileReadError)
+			return new NodeOperationError(context.getNode(), error.message, {
+				itemIndex,
+				description: `${error.description} ${progress}`,
+			});
 		return new NodeOperationError(
 			context.getNode(),
 			`The file could not be read after row ${lastRow}: ${(error as Error).message}`,
-			{ itemIndex, description: stoppedAt(row, deriveIds, report) },
+			{ itemIndex, description: progress },
 		);
 	};
 	const signal = context.getExecutionCancelSignal?.();
@@ -85,69 +114,78 @@ async function sendFile(
 			itemIndex,
 			description: stoppedAt(row, deriveIds, report),
 		});
+	let notSent: string[] = [];
+	const onHeader = (names: string[]) => {
+		checkHeader(context, itemIndex, names, columns, delimiter);
+		if (others === 'ignore') notSent = names.filter((name) => name !== '' && !read.has(name));
+	};
+	const occurrences = new Occurrences();
 	const now = Date.now();
 	try {
 		const pieces = binary.id
 			? await context.helpers.getBinaryStream(binary.id)
 			: [await context.helpers.getBinaryDataBuffer(itemIndex, field)];
-		const parser = parserForField(context, itemIndex, format, delimiter);
-		for await (const record of recordsOf(pieces, parser)) {
-			if (record.row < startAt) continue;
-			if (signal?.aborted)
-				throw stopped(Math.min(record.row, sender.firstUnsentRow() ?? record.row));
-			lastRow = record.row;
-			report.rowsRead++;
+		const records = readRecords(pieces, {
+			format,
+			delimiter,
+			encoding: options.encoding ?? 'auto',
+			onHeader,
+		});
+		for await (const record of records) {
+			// rows before Start at Row are read all the same: identical rows count their occurrences from row 1
+			const skipped = record.row < startAt;
+			if (!skipped) {
+				if (signal?.aborted)
+					throw stopped(Math.min(record.row, sender.firstUnsentRow() ?? record.row));
+				lastRow = record.row;
+				report.rowsRead++;
+			}
 			if (record.error !== undefined) {
-				report.unreadable(record.row, record.error);
+				if (!skipped) report.unreadable(record.row, record.error);
 				continue;
 			}
-			const verdict = checkEvent(eventFromRow(record.fields as IDataObject, columns, zone), now);
+			const verdict = checkEvent(
+				eventFromRow(record.fields as IDataObject, columns, zone, others, read),
+				now,
+			);
 			if (!verdict.send) {
-				report.answered(record.row, verdict.result);
+				if (!skipped) report.answered(record.row, verdict.result);
 				continue;
 			}
 			const { event } = verdict;
-			if (deriveIds && event.event_id === undefined)
-				event.event_id = fileRowEventId(event, verdict, record.row);
-			await sender.add({ row: record.row, event, anonymous: verdict.anonymous });
+			// a skipped row's ID is needed only to count identical rows without a time
+			const needsId = !skipped || verdict.occurredAtUtc === undefined;
+			if (deriveIds && event.event_id === undefined && needsId)
+				event.event_id = fileRowEventId(verdict, occurrences);
+			if (!skipped) await sender.add({ row: record.row, event, anonymous: verdict.anonymous });
 		}
 		await sender.flush();
 	} catch (error) {
 		throw readFailure(error);
 	}
-	const hint = report.hint();
+	const hint = report.hint() ?? notSentHint(notSent, 'Columns');
 	if (hint) context.addExecutionHints(hint);
-	return await fileOutput(context, itemIndex, binary.fileName, startAt, report);
+	return await fileOutput(context, itemIndex, binary.fileName, startAt, report, notSent);
 }
 
-function parserForField(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	format: FileFormat,
-	delimiter: string,
-) {
-	try {
-		return parserFor(format, delimiter);
-	} catch (error) {
-		throw new NodeOperationError(context.getNode(), `Delimiter: ${(error as Error).message}`, {
-			itemIndex,
-		});
-	}
+/** The error that ends the run, its advice naming the file's own options. */
+function withFileOptionNamed<T extends NodeApiError | NodeOperationError>(error: T): T {
+	error.message = namingFileOption(error.message);
+	if (error.description) error.description = namingFileOption(error.description);
+	return error;
 }
 
 /**
- * A row's event ID from its content and its place in the file. A row that says when it happened
- * gets the ID the item path would give it (its content alone: rows moved or inserted in a new
- * export keep their IDs); a row without a time adds its row number, so two identical rows of one
- * file stay two events while a re-run of the same file stores neither twice.
+ * A row's event ID from its content alone, so that a row keeps its ID wherever a new export puts
+ * it. A row that says when it happened gets the ID the item path would give it; identical rows
+ * without a time are as many events as there are of them, so the n-th of them (n ≥ 2) adds `_n`:
+ * a re-run or a re-sorted export gives the same IDs, and one more identical row one more ID.
  */
-function fileRowEventId(
-	event: IDataObject,
-	verdict: { eventName: string; occurredAtUtc?: string },
-	row: number,
-): string {
-	const content = verdict.occurredAtUtc === undefined ? { ...event, file_row: row } : event;
-	return derivedEventId(content, verdict.eventName, verdict.occurredAtUtc);
+function fileRowEventId(verdict: Extract<Verdict, { send: true }>, seen: Occurrences): string {
+	const id = derivedEventId(verdict.event, verdict.eventName, verdict.occurredAtUtc);
+	if (verdict.occurredAtUtc !== undefined) return id;
+	const occurrence = seen.next(id);
+	return occurrence === 1 ? id : `${id}_${occurrence}`;
 }
 
 /** The first row of the file not known to be stored: the failed batch's, or an earlier one still waiting. */
@@ -169,6 +207,7 @@ async function fileOutput(
 	fileName: string | undefined,
 	startAt: number,
 	report: FileReport,
+	notSent: string[],
 ): Promise<INodeExecutionData> {
 	const notAccepted = report.notAcceptedShown();
 	const json: IDataObject = {
@@ -177,6 +216,7 @@ async function fileOutput(
 		summary: report.summary(),
 		not_accepted: notAccepted,
 		not_accepted_not_shown: report.notAcceptedCount() - notAccepted.length,
+		...(notSent.length ? { columns_not_sent: notSent } : {}),
 	};
 	const text = report.resultFile();
 	if (text === undefined) return { json, pairedItem: { item: itemIndex } };
