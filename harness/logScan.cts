@@ -21,8 +21,32 @@ function recording(next?: Logger): Logger {
 	return logger as unknown as Logger;
 }
 
+/** What a node's own lines print in the tests: warnings and errors, or all when N8N_LOG_LEVEL asks. */
+const printed = (level: string) =>
+	Boolean(process.env.N8N_LOG_LEVEL) || level === 'warn' || level === 'error';
+
+/**
+ * n8n's Logger: nodes write through `this.logger`, the Logger itself rather than the proxy, so
+ * its own methods are wrapped to record each line too. Levels below n8n's are fixed no-ops, left
+ * as they are (they write nothing). Answers the unwrapped methods, for the proxy's lines.
+ */
+function recordNodeLines(logger: Logger): Logger {
+	const methods = logger as unknown as Record<string, (...args: unknown[]) => unknown>;
+	const own = {} as Record<string, (...args: unknown[]) => unknown>;
+	for (const level of LEVELS) {
+		own[level] = methods[level].bind(logger);
+		if (Object.getOwnPropertyDescriptor(logger, level)?.writable === false) continue;
+		methods[level] = (message, meta) => {
+			recordLogLine([message, meta]);
+			return printed(level) ? own[level](message, meta) : undefined;
+		};
+	}
+	return own as unknown as Logger;
+}
+
 // n8n's Logger installs itself as the proxy's logger when it is first created (during a run);
 // wrapping `init` keeps every later line recorded too.
 const installLogger = LoggerProxy.init;
 installLogger(recording());
-(LoggerProxy as { init: typeof installLogger }).init = (logger) => installLogger(recording(logger));
+(LoggerProxy as { init: typeof installLogger }).init = (logger) =>
+	installLogger(recording(recordNodeLines(logger)));
