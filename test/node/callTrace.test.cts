@@ -185,3 +185,72 @@ describe("The call's trace in its metadata", () => {
 		}
 	});
 });
+
+describe('Call → Get Many filtered on the trace', () => {
+	let sim: Simulator;
+	beforeEach(async () => {
+		sim = await startSimulator();
+	});
+	afterEach(async () => {
+		await sim.stop();
+	});
+
+	const agent = () => [...sim.org.agents.values()][0];
+	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
+	const credentials = () => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
+	const place = (executionId: string, count: number) =>
+		runNode({
+			credentials: credentials(),
+			executionId,
+			items: Array.from({ length: count }, (_, n) => ({ to: `+1415555020${n}` })),
+			parameters: {
+				resource: 'call',
+				operation: 'placePhoneCall',
+				agentId: locator(agent().id),
+				fromNumber: locator('+14155550100'),
+				toNumber: '={{ $json.to }}',
+				fullName: 'Jane Doe',
+				additionalFields: {},
+			},
+		});
+	const getMany = (filters: IDataObject, listing: IDataObject = { returnAll: true }) =>
+		runNode({
+			credentials: credentials(),
+			parameters: { resource: 'call', operation: 'getAll', ...listing, filters } as INodeParameters,
+		});
+	const listings = () => sim.requestsTo('GET', '/v1/calls').length;
+
+	it('Placed by Execution answers exactly that execution’s calls, newest first, with their trace', async () => {
+		const a = await place('exec-A', 3);
+		await place('exec-B', 2);
+		const { items, error } = await getMany({ placedByExecution: 'exec-A' });
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.call_id)).toEqual(
+			a.items.map((item) => item.json.call_id).reverse(),
+		);
+		expect(items.map((item) => (item.json.metadata as IDataObject).n8n_item)).toEqual([
+			'2',
+			'1',
+			'0',
+		]);
+		const byWorkflow = await getMany({ placedByWorkflow: 'wf-test' });
+		expect(byWorkflow.items).toHaveLength(5);
+		expect((await getMany({ placedByWorkflow: 'another' })).items).toHaveLength(0);
+	});
+
+	it('stops at the Limit, and at the first call older than Created After', async () => {
+		await place('exec-A', 2);
+		const before = listings();
+		const limited = await getMany({ placedByExecution: 'exec-A' }, { returnAll: false, limit: 1 });
+		expect(limited.items).toHaveLength(1);
+		expect(listings() - before).toBe(1);
+
+		const none = await getMany({
+			placedByExecution: 'exec-A',
+			createdAfter: new Date(Date.now() + 60_000).toISOString(),
+		});
+		expect(none.items).toHaveLength(0);
+		const bad = await getMany({ createdAfter: 'yesterday-ish' });
+		expect(bad.error?.message).toMatch(/^Item 0: Filters → Created After: must be a date and time/);
+	});
+});

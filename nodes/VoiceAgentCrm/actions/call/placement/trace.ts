@@ -120,33 +120,60 @@ export interface TraceFinding {
 	complete: boolean;
 }
 
+export interface CallScan {
+	/** The list's own filters (`agent_id`, `call_status`). */
+	query: IDataObject;
+	itemIndex: number;
+	/** Epoch ms: the scan ends at the first call created earlier. */
+	since?: number;
+	/** Pages of 1,000 read at most; the scan then ends unfinished. */
+	maxPages?: number;
+}
+
 /**
- * The agent's calls since `since` that carry the wanted trace keys, newest first through the one
- * pager, 1,000 a page and at most `MAX_LOOK_UP_PAGES` pages; it stops as soon as every wanted
- * entry is found, the list ends or it reaches a call older than `since`.
+ * Read the call list newest first through the one pager, 1,000 calls a page, handing each call
+ * to `visit` until it answers true, the list ends, a call is older than `since`, or `maxPages`
+ * pages were read. Answers false only in that last case: older calls were left unread.
+ */
+export async function scanCalls(
+	context: IExecuteFunctions,
+	{ query, itemIndex, since = -Infinity, maxPages = Infinity }: CallScan,
+	visit: (call: IDataObject) => boolean,
+): Promise<boolean> {
+	let next: number | undefined = 0;
+	for (let pages = 0; pages < maxPages; pages++) {
+		const page: Page = await readPage.call(context, 'listCalls', {
+			query,
+			offset: next,
+			size: MAX_PAGE_SIZE,
+			itemIndex,
+		});
+		for (const call of page.records)
+			if (Date.parse(String(call.created_at)) < since || visit(call)) return true;
+		next = page.next;
+		if (next === undefined) return true;
+	}
+	return false;
+}
+
+/**
+ * The agent's calls since `since` that carry the wanted trace keys, at most
+ * `MAX_LOOK_UP_PAGES` pages, stopping as soon as every wanted entry is found.
  */
 export async function findTracedCalls(
 	context: IExecuteFunctions,
 	{ agentId, wanted, itemIndex, since = Date.now() - LOOK_BACK_MS }: TraceSearch,
 ): Promise<TraceFinding> {
 	const calls: Array<IDataObject | undefined> = wanted.map(() => undefined);
-	let next: number | undefined = 0;
-	for (let pages = 0; pages < MAX_LOOK_UP_PAGES; pages++) {
-		const page: Page = await readPage.call(context, 'listCalls', {
-			query: { agent_id: agentId },
-			offset: next,
-			size: MAX_PAGE_SIZE,
-			itemIndex,
-		});
-		for (const call of page.records) {
-			if (Date.parse(String(call.created_at)) < since) return { calls, complete: true };
+	const complete = await scanCalls(
+		context,
+		{ query: { agent_id: agentId }, itemIndex, since, maxPages: MAX_LOOK_UP_PAGES },
+		(call) => {
 			wanted.forEach((keys, at) => {
 				if (!calls[at] && carries(call, keys)) calls[at] = call;
 			});
-			if (calls.every(Boolean)) return { calls, complete: true };
-		}
-		next = page.next;
-		if (next === undefined) return { calls, complete: true };
-	}
-	return { calls, complete: false };
+			return calls.every(Boolean);
+		},
+	);
+	return { calls, complete: complete || calls.every(Boolean) };
 }
