@@ -20,17 +20,18 @@ const TRACE_KEYS = [
 	'n8n_workflow_id',
 ];
 
-describe("The call's trace in its metadata", () => {
-	let sim: Simulator;
-	beforeEach(async () => {
-		sim = await startSimulator();
-	});
-	afterEach(async () => {
-		await sim.stop();
-	});
+let sim: Simulator;
+beforeEach(async () => {
+	sim = await startSimulator();
+});
+afterEach(async () => {
+	await sim.stop();
+});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
+const agent = () => [...sim.org.agents.values()][0];
+const locator = (value: string) => ({ __rl: true, mode: 'list', value });
+
+describe("The call's trace in its metadata", () => {
 	const phoneCall = (additionalFields: INodeParameters = {}): INodeParameters => ({
 		resource: 'call',
 		operation: 'placePhoneCall',
@@ -187,16 +188,6 @@ describe("The call's trace in its metadata", () => {
 });
 
 describe('Call → Get Many filtered on the trace', () => {
-	let sim: Simulator;
-	beforeEach(async () => {
-		sim = await startSimulator();
-	});
-	afterEach(async () => {
-		await sim.stop();
-	});
-
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
 	const credentials = () => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
 	const place = (executionId: string, count: number) =>
 		runNode({
