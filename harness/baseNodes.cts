@@ -189,9 +189,22 @@ class IfStandIn implements INodeType {
 	}
 }
 
+/**
+ * Error Trigger: n8n starts an Error Workflow with the failed execution's data as this node's
+ * input (`execution.id`, `execution.error`, `workflow.id`, ...), which it passes on unchanged.
+ */
+class ErrorTriggerStandIn implements INodeType {
+	description = { ...description('errorTrigger', 'Error Trigger', 1, 1, []), inputs: [] };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData()];
+	}
+}
+
 /** The stand-ins by node type, as `runWorkflow`'s extra node types. */
 export const BASE_NODE_STAND_INS: Record<string, INodeType> = {
 	'n8n-nodes-base.set': new EditFieldsStandIn(),
 	'n8n-nodes-base.splitOut': new SplitOutStandIn(),
 	'n8n-nodes-base.if': new IfStandIn(),
+	'n8n-nodes-base.errorTrigger': new ErrorTriggerStandIn(),
 };

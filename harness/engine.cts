@@ -63,6 +63,19 @@ export function additionalDataFor(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/**
+ * How n8n started the execution: `manual` (the editor), `trigger` (an active workflow's trigger) or
+ * `retry` (a user's Retry of a failed execution: n8n runs the saved execution again, under a new
+ * execution ID, from the node that failed).
+ */
+export type RunMode = 'manual' | 'trigger' | 'retry';
+
+/** How one run is started: its mode and execution ID (n8n gives every execution its own). */
+export interface RunStart {
+	mode?: RunMode;
+	executionId?: string;
+}
+
 export interface WorkflowJson {
 	name?: string;
 	nodes: INode[];
@@ -72,7 +85,7 @@ export interface WorkflowJson {
 
 /** The hooks of an execution, on the workflow as n8n would have saved it. */
 export function lifecycleHooks(
-	mode: 'manual' | 'trigger',
+	mode: RunMode,
 	executionId: string,
 	workflow: WorkflowJson & { id: string; name: string },
 ): ExecutionLifecycleHooks {
@@ -92,14 +105,17 @@ export async function runWorkflow(
 	json: WorkflowJson,
 	credentials: CredentialData,
 	extraTypes: Record<string, INodeType> = {},
+	{ mode = 'manual', executionId = 'exec-1' }: RunStart = {},
 ): Promise<IRun> {
 	const start = json.nodes.find((n) => n.type === MANUAL_TRIGGER);
 	if (!start) throw new Error('the test workflow needs a manual trigger');
-	return await execute(json, credentials, extraTypes, 'manual', {
-		node: start,
-		data: { main: [[{ json: {} }]] },
-		source: null,
-	});
+	return await execute(
+		json,
+		credentials,
+		extraTypes,
+		{ mode, executionId },
+		{ node: start, data: { main: [[{ json: {} }]] }, source: null },
+	);
 }
 
 /**
@@ -116,18 +132,20 @@ export async function runWorkflowFromPoll(
 ): Promise<IRun> {
 	const trigger = json.nodes.find((n) => n.name === triggerName);
 	if (!trigger) throw new Error(`the workflow has no node "${triggerName}"`);
-	return await execute(json, credentials, extraTypes, 'trigger', {
-		node: trigger,
-		data: { main: pollOutput },
-		source: null,
-	});
+	return await execute(
+		json,
+		credentials,
+		extraTypes,
+		{ mode: 'trigger', executionId: 'exec-1' },
+		{ node: trigger, data: { main: pollOutput }, source: null },
+	);
 }
 
 async function execute(
 	json: WorkflowJson,
 	credentials: CredentialData,
 	extraTypes: Record<string, INodeType>,
-	mode: 'manual' | 'trigger',
+	{ mode, executionId }: Required<RunStart>,
 	start: IExecuteData,
 ): Promise<IRun> {
 	const nodeTypes = new TestNodeTypes(extraTypes);
@@ -140,7 +158,7 @@ async function execute(
 		nodeTypes,
 		settings: json.settings,
 	});
-	const hooks = lifecycleHooks(mode, 'exec-1', {
+	const hooks = lifecycleHooks(mode, executionId, {
 		...json,
 		id: 'wf-test',
 		name: json.name ?? 'test',
@@ -150,7 +168,7 @@ async function execute(
 	});
 	registerSecret(credentials.apiKey);
 	const workflowExecute = new WorkflowExecute(
-		additionalDataFor(credentials, hooks),
+		{ ...additionalDataFor(credentials, hooks), executionId },
 		mode,
 		runExecutionData,
 	);
@@ -179,6 +197,8 @@ export interface ActionWorkflowOptions {
 	continueOnFail?: boolean;
 	/** The node's version, as a saved workflow stores it; 1 by default. */
 	typeVersion?: number;
+	/** The node's own Retry On Fail: its tries (n8n takes 2 to 5) and the wait between them. */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 }
 
 /** Manual Trigger → (Test Items) → Voice Agent CRM. */
@@ -219,18 +239,19 @@ export function actionWorkflow(options: ActionWorkflowOptions): WorkflowJson {
 		parameters: options.parameters,
 		credentials: CREDENTIAL_REF,
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	});
 	connections[previous] = { main: [[{ node: ACTION_NODE_NAME, type: 'main', index: 0 }]] };
 	return { nodes, connections };
 }
 
-export interface RunNodeOptions extends ActionWorkflowOptions {
+export interface RunNodeOptions extends ActionWorkflowOptions, RunStart {
 	credentials: CredentialData;
 }
 
 /** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const run = await runWorkflow(actionWorkflow(options), options.credentials);
+	const run = await runWorkflow(actionWorkflow(options), options.credentials, {}, options);
 	const task = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
 	return {
 		items: task?.data?.main?.[0] ?? [],

@@ -69,6 +69,23 @@ export async function runExampleAfterPoll(
 	);
 }
 
+/** Run an Error Workflow example as n8n does when a workflow fails: its Error Trigger gets `errorData`. */
+export async function runExampleFromErrorTrigger(
+	workflow: WorkflowJson,
+	credentials: CredentialData,
+	errorData: IDataObject,
+): Promise<IRun> {
+	const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.errorTrigger');
+	if (!trigger) throw new Error(`the workflow "${workflow.name}" has no Error Trigger`);
+	return await runWorkflowFromPoll(
+		workflow,
+		credentials,
+		trigger.name,
+		[[{ json: errorData }]],
+		BASE_NODE_STAND_INS,
+	);
+}
+
 /** Output items (JSON) of a node's first run, first output unless told. */
 export function outputOf(run: IRun, nodeName: string, output = 0): IDataObject[] {
 	return (run.data.resultData.runData[nodeName]?.[0]?.data?.main?.[output] ?? []).map(

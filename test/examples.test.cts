@@ -21,10 +21,16 @@ import {
 	outputOf,
 	runExample,
 	runExampleAfterPoll,
+	runExampleFromErrorTrigger,
 	runFailure,
 	triggerOf,
 } from '../harness/examples.cts';
-import { runWorkflow, type CredentialData, type WorkflowJson } from '../harness/engine.cts';
+import {
+	runNode,
+	runWorkflow,
+	type CredentialData,
+	type WorkflowJson,
+} from '../harness/engine.cts';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
 import { driveCallToEnd, MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
@@ -182,6 +188,50 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		}
 	},
 
+	'find-calls-of-failed-execution.json': async (workflow) => {
+		await withSimulator(async (sim) => {
+			const credentials = credentialsOf(sim);
+			// two executions place calls; the first then fails
+			const placeFor = (executionId: string, people: string[]) =>
+				runNode({
+					credentials,
+					executionId,
+					items: people.map((to) => ({ to })),
+					parameters: {
+						resource: 'call',
+						operation: 'placePhoneCall',
+						agentId: MAIN_ORG_IDS.agents.appointmentReminder,
+						fromNumber: '+14155550100',
+						toNumber: '={{ $json.to }}',
+						fullName: 'Jane Doe',
+						additionalFields: {},
+					},
+				});
+			const failed = await placeFor('1042', ['+14155550111', '+14155550112', '+14155550113']);
+			await placeFor('1043', ['+14155550114']);
+			// what n8n hands an Error Workflow (its execution ID is a number in the JSON)
+			const run = await runExampleFromErrorTrigger(workflow, credentials, {
+				execution: {
+					id: 1042,
+					url: 'http://localhost:5678/workflow/wf-test/executions/1042',
+					error: { message: 'This execution failed to be processed too many times' },
+					mode: 'trigger',
+				},
+				workflow: { id: 'wf-test', name: 'Call the list' },
+			});
+			expect(runFailure(run)).toBeUndefined();
+			const calls = outputOf(run, 'Calls of the Failed Execution');
+			expect(calls.map((call) => call.call_id).sort()).toEqual(
+				failed.items.map((item) => item.json.call_id).sort(),
+			);
+			expect(calls.map((call) => (call.metadata as IDataObject).n8n_item).sort()).toEqual([
+				'0',
+				'1',
+				'2',
+			]);
+		});
+	},
+
 	'follow-up-finished-calls.json': async (workflow) => {
 		await withSimulator(async (sim) => {
 			const credentials = credentialsOf(sim);
@@ -296,9 +346,12 @@ describe('examples/', () => {
 					expect(node.type).toMatch(/^n8n-nodes-base\.\w+$/);
 				}
 			}
+			// started by our trigger, by hand, or as an Error Workflow
 			expect(
 				triggerOf(workflow) ??
-					workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger'),
+					workflow.nodes.find((node) =>
+						['n8n-nodes-base.manualTrigger', 'n8n-nodes-base.errorTrigger'].includes(node.type),
+					),
 			).toBeDefined();
 		});
 

@@ -6,6 +6,7 @@
  * succeeded, the last node produced items, and the API key appears nowhere in the output.
  * EXPECTATIONS adds checks per file. An example that starts with the Voice Agent CRM Trigger cannot be
  * run by `n8n execute` (a poll in CLI mode returns nothing): it is published and checked live (trigger.cts).
+ * An Error Workflow (Error Trigger) is imported and checked here, and run by test/examples.test.cts.
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -143,6 +144,13 @@ export async function runExamples(
 		if (workflow.nodes.some((n) => n.type === TRIGGER_NODE_TYPE)) {
 			log(`${file}: starts with the Voice Agent CRM Trigger: checked live, with n8n running`);
 			live.push({ file, id: id!, workflow });
+			continue;
+		}
+		if (workflow.nodes.some((n) => n.type === 'n8n-nodes-base.errorTrigger')) {
+			// `n8n execute` would hand its Error Trigger n8n's sample data, not a failed execution's
+			log(
+				`${file}: an Error Workflow: imported here; run by the engine test with a failed execution's data`,
+			);
 			continue;
 		}
 		const start = Date.now();

@@ -6,6 +6,14 @@ import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 
 const PHONE_CALLS = '/v1/calls/single-phone-call';
 const CONTACT_CALLS = '/v1/calls/single-contact-call';
+const traceKeys = {
+	n8n_execution_id: 'exec-1',
+	n8n_workflow_id: 'wf-test',
+	n8n_node: 'Voice Agent CRM',
+	n8n_run: '0',
+	n8n_item: '0',
+	n8n_fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/),
+};
 
 describe('Call operations through the engine', () => {
 	let sim: Simulator;
@@ -86,7 +94,7 @@ describe('Call operations through the engine', () => {
 			email: 'jane@example.test',
 			country: 'US',
 			webhook_url: 'https://hooks.example.test/call',
-			metadata: { order_id: 'A-17', source: 'n8n' },
+			metadata: { order_id: 'A-17', source: 'n8n', ...traceKeys },
 			additional_data: [{ key: 'plan', value: 'Premium' }],
 		});
 	});
@@ -170,7 +178,8 @@ describe('Call operations through the engine', () => {
 			agent_id: agent().id,
 			contact_id: contact.id,
 			from_number_id: fromNumber.id,
-			metadata: { campaign: 'winter' },
+			// the user's own key and the node's trace (test/node/callTrace.test.cts)
+			metadata: { campaign: 'winter', ...traceKeys },
 			schedule: { scheduled_call_time: '2030-01-15 09:00:00', timezone: 'Europe/Madrid' },
 		});
 	});

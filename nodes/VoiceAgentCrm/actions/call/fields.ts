@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 import { callLocator, locatorValue, timeZoneLocator } from '../../shared/locators';
 import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/validation';
+import { TRACE_PREFIX } from './placement/trace';
 
 /**
  * Fields of the call operations that more than one of them shows, written once: the call ID,
@@ -197,10 +198,18 @@ const keyValueEntries = z.array(
 	}),
 );
 
+// the node's trace (placement/trace.ts) writes these keys: a user's own may not displace them
+const userMetadataEntries = z.array(
+	keyValueEntries.element.refine((entry) => !entry.key.startsWith(TRACE_PREFIX), {
+		path: ['key'],
+		message: `must not start with ${TRACE_PREFIX}, which the node keeps for its own trace of the call`,
+	}),
+);
+
 /** The shared options as the user gave them, flattened so that each has its own label. */
 export const PLACEMENT_OPTIONS = z.object({
 	additionalData: keyValueEntries.optional(),
-	metadata: keyValueEntries.optional(),
+	metadata: userMetadataEntries.optional(),
 	webhookUrl: HTTP_URL.optional(),
 	// readable in any zone iff readable in UTC: the zone only places a time without offset
 	scheduleTime: z

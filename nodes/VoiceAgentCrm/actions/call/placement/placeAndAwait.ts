@@ -3,10 +3,12 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { dateTimeIn } from '../fields';
 import type { Operation } from '../../../shared/operation';
-import { ItemResults, perItem } from '../../../shared/operation';
+import { ItemResults } from '../../../shared/operation';
 import { waitSettingsOf, type WaitSettings } from './waitFields';
 import { apiRequest } from '../../../transport/request';
+import { callsPlacedEarlier, type CallOrigin, type TracedItem } from './earlierCalls';
 import { placeCall, type PlacementEndpoint } from './placement';
+import { placementTrace, withTrace } from './trace';
 import { awaitCalls, FALLBACK_MAX_CALL_MS, WAIT_MARGIN_MS, type AwaitedCall } from './wait';
 import { putExecutionToWaitForCalls, resumeUrlOf } from './waitByWebhook';
 
@@ -30,63 +32,80 @@ export function startsAtOf(input: {
 
 export type BuildPlacement = (this: IExecuteFunctions, itemIndex: number) => PlacementRequest;
 
+interface CheckedItem extends TracedItem {
+	/** Undefined when the node does not wait. */
+	settings?: WaitSettings;
+	placement: PlacementRequest;
+}
+
+/** An item's call, placed now or by an earlier attempt, with who placed it. */
+interface ItemCall {
+	item: CheckedItem;
+	placement: IDataObject;
+	origin: CallOrigin;
+}
+
 /**
- * The execute of a Place operation: place each item's call and answer its call ID, or, with
- * "Wait for Outcome", place every call first and then wait for them together.
+ * The execute of a Place operation: check every item, look for the calls an earlier attempt
+ * placed when this run may repeat one, place the others, and answer each item's call ID, or,
+ * with "Wait for Outcome", wait for all the calls together.
  */
 export function placementExecute(
 	endpoint: PlacementEndpoint,
 	build: BuildPlacement,
 ): Operation['execute'] {
-	const placeOnly = perItem(async function (itemIndex) {
-		return await placeCall(this, endpoint, build.call(this, itemIndex).body, itemIndex);
-	});
 	return async function (this: IExecuteFunctions, items: INodeExecutionData[]) {
-		if (this.getNodeParameter('waitFor', 0, 'none') === 'none')
-			return await placeOnly.call(this, items);
-		return await placeAndAwait(this, items.length, endpoint, build);
+		const results = new ItemResults(this, items.length);
+		const checked = checkItems(this, items.length, build, results);
+		const earlier = await callsPlacedEarlier(this, checked, results);
+		const waits = this.getNodeParameter('waitFor', 0, 'none') !== 'none';
+		const maxDurations = waits ? await agentMaxDurations(this, checked, results) : new Map();
+		// found calls send their events to the execution that placed them: this one waits by polling
+		const freeWorker = waits && earlier.size === 0 && checked[0]?.settings?.resumeByWebhook;
+		const calls: ItemCall[] = [];
+		for (const item of checked) {
+			if (results.has(item.itemIndex)) continue;
+			const found = earlier.get(item.itemIndex);
+			if (found) {
+				calls.push({ item, ...found });
+				continue;
+			}
+			// the resume URL of an execution that will not wait must not receive the call's events
+			if (item.settings?.resumeByWebhook && !freeWorker) delete item.placement.body.webhook_url;
+			try {
+				calls.push({ item, ...(await placeCall(this, endpoint, item.placement.body, item.trace)) });
+			} catch (error) {
+				results.fail(item.itemIndex, error);
+			}
+		}
+		if (!waits) {
+			for (const call of calls)
+				results.succeed(call.item.itemIndex, { ...call.placement, ...call.origin });
+			return results.items();
+		}
+		const awaited = calls.map((call) => awaitedCall(call, maxDurations));
+		if (freeWorker && awaited.length)
+			return await putExecutionToWaitForCalls(this, awaited, results.byItem());
+		const outcomes = await awaitCalls(this, awaited);
+		for (const call of calls) {
+			const outcome = outcomes.get(call.item.itemIndex)!;
+			if ('record' in outcome)
+				results.succeed(call.item.itemIndex, { ...outcome.record, ...call.origin });
+			else results.fail(call.item.itemIndex, outcome.error, outcome.details);
+		}
+		return results.items();
 	};
 }
 
-interface CheckedItem {
-	itemIndex: number;
-	settings: WaitSettings;
-	placement: PlacementRequest;
+/** The node's run in this execution (a loop runs it more than once). */
+function runIndexOf(context: IExecuteFunctions): number {
+	return Number(context.evaluateExpression('{{ $runIndex }}', 0)) || 0;
 }
 
-async function placeAndAwait(
-	context: IExecuteFunctions,
-	count: number,
-	endpoint: PlacementEndpoint,
-	build: BuildPlacement,
-): Promise<INodeExecutionData[]> {
-	const results = new ItemResults(context, count);
-	const checked = checkItems(context, count, build, results);
-	const maxDurations = await agentMaxDurations(context, checked, results);
-	const awaited: AwaitedCall[] = [];
-	for (const item of checked) {
-		if (results.has(item.itemIndex)) continue;
-		const placedAt = Date.now();
-		try {
-			const placement = await placeCall(context, endpoint, item.placement.body, item.itemIndex);
-			awaited.push(awaitedCall(item, placement, placedAt, maxDurations));
-		} catch (error) {
-			results.fail(item.itemIndex, error);
-		}
-	}
-	if (awaited.length && awaited[0].settings.resumeByWebhook) {
-		return await putExecutionToWaitForCalls(context, awaited, results.byItem());
-	}
-	const outcomes = await awaitCalls(context, awaited);
-	for (const call of awaited) {
-		const outcome = outcomes.get(call.itemIndex)!;
-		if ('record' in outcome) results.succeed(call.itemIndex, outcome.record);
-		else results.fail(call.itemIndex, outcome.error, outcome.details);
-	}
-	return results.items();
-}
-
-/** Every item checked before any request, so that bad input never leaves some calls placed. */
+/**
+ * Every item checked and its body built, traced, before any request, so that bad input never
+ * leaves some calls placed.
+ */
 function checkItems(
 	context: IExecuteFunctions,
 	count: number,
@@ -94,13 +113,22 @@ function checkItems(
 	results: ItemResults,
 ): CheckedItem[] {
 	const checked: CheckedItem[] = [];
+	const runIndex = count ? runIndexOf(context) : 0;
 	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
 		try {
-			const settings = waitSettingsOf(context, itemIndex)!;
+			const settings = waitSettingsOf(context, itemIndex);
 			const placement = build.call(context, itemIndex);
-			if (settings.resumeByWebhook)
+			const trace = placementTrace(context, itemIndex, runIndex, placement.body);
+			placement.body = withTrace(placement.body, trace);
+			if (settings?.resumeByWebhook)
 				placement.body.webhook_url = resumeUrlFor(context, placement.body, itemIndex);
-			checked.push({ itemIndex, settings, placement });
+			checked.push({
+				itemIndex,
+				agentId: String(placement.body.agent_id),
+				trace,
+				settings,
+				placement,
+			});
 		} catch (error) {
 			results.fail(itemIndex, error);
 		}
@@ -137,7 +165,7 @@ async function agentMaxDurations(
 	for (const item of checked) {
 		const agentId = String(item.placement.body.agent_id);
 		if (
-			item.settings.maxWaitMs !== undefined ||
+			item.settings?.maxWaitMs !== undefined ||
 			durations.has(agentId) ||
 			results.has(item.itemIndex)
 		)
@@ -153,7 +181,7 @@ async function agentMaxDurations(
 			for (const same of checked.filter(
 				(other) =>
 					String(other.placement.body.agent_id) === agentId &&
-					other.settings.maxWaitMs === undefined,
+					other.settings?.maxWaitMs === undefined,
 			)) {
 				results.fail(same.itemIndex, error);
 			}
@@ -162,23 +190,23 @@ async function agentMaxDurations(
 	return durations;
 }
 
+/** A call to wait for; a call an earlier attempt placed is waited for from now, as if placed now. */
 function awaitedCall(
-	item: CheckedItem,
-	placement: IDataObject,
-	placedAt: number,
+	{ item, placement, origin }: ItemCall,
 	maxDurations: Map<string, number>,
 ): AwaitedCall {
+	const placedAt = Date.now();
 	const startsAt = Math.max(placedAt, item.placement.startsAt ?? placedAt);
-	const { maxWaitMs } = item.settings;
+	const settings = item.settings!;
 	const deadline =
-		maxWaitMs !== undefined
-			? placedAt + maxWaitMs
-			: startsAt + maxDurations.get(String(item.placement.body.agent_id))! + WAIT_MARGIN_MS;
+		settings.maxWaitMs !== undefined
+			? placedAt + settings.maxWaitMs
+			: startsAt + maxDurations.get(item.agentId)! + WAIT_MARGIN_MS;
 	return {
 		itemIndex: item.itemIndex,
 		callId: String(placement.call_id),
-		placement,
-		settings: item.settings,
+		placement: { ...placement, ...origin },
+		settings,
 		placedAt,
 		startsAt,
 		deadline,

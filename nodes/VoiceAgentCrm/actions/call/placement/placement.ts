@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../transport/request';
+import { notePlacementSent, type CallOrigin } from './earlierCalls';
+import type { PlacementTrace } from './trace';
 
 export type PlacementEndpoint = 'placePhoneCall' | 'placeContactCall';
 
@@ -8,14 +10,29 @@ export type PlacementEndpoint = 'placePhoneCall' | 'placeContactCall';
  * Place one call: a single request, never repeated (the endpoint's policy). Both Place operations
  * go through here, so that what follows a placement (waiting for the call to end) has one place.
  * A placement that may have started the call says so first (the endpoint's failure contract).
- * Answers `{call_id, agent_id, contact_id, created_at}`.
+ * The body carries the trace in its metadata; the placement is noted before it is sent (another
+ * try of this run then looks for it) and logged once placed, with who placed it (never the body:
+ * it names the person called). Answers `{call_id, agent_id, contact_id, created_at}` and its origin.
  */
 export async function placeCall(
 	context: IExecuteFunctions,
 	endpoint: PlacementEndpoint,
 	body: IDataObject,
-	itemIndex: number,
-): Promise<IDataObject> {
+	trace: PlacementTrace,
+): Promise<{ placement: IDataObject; origin: CallOrigin }> {
+	const itemIndex = Number(trace.n8n_item);
+	notePlacementSent(context, itemIndex);
 	const { payload } = await apiRequest.call(context, endpoint, { body, itemIndex });
-	return payload as IDataObject;
+	const placement = payload as IDataObject;
+	context.logger.info(`Voice Agent CRM: placed call ${String(placement.call_id)}`, {
+		callId: placement.call_id,
+		executionId: trace.n8n_execution_id,
+		workflowId: trace.n8n_workflow_id,
+		node: trace.n8n_node,
+		item: itemIndex,
+	});
+	return {
+		placement,
+		origin: { already_placed: false, placed_by_execution: trace.n8n_execution_id },
+	};
 }

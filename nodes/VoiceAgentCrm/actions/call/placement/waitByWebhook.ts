@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { originOf } from './earlierCalls';
 import type { WaitUntil } from './waitFields';
 import { minutesText, readRecord, readStatus, recordIsReady, type AwaitedCall } from './wait';
 
@@ -202,7 +203,9 @@ export async function resumeWhenCallsFinished(
 		webhookResponse: { received: true, resumed: true },
 		workflowData: [
 			items.map((item) =>
-				records.has(item) ? { json: records.get(item)!, pairedItem: item.pairedItem } : item,
+				records.has(item)
+					? { json: { ...records.get(item)!, ...originOf(item.json) }, pairedItem: item.pairedItem }
+					: item,
 			),
 		],
 	};
