@@ -12,7 +12,13 @@ import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
 import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
-import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
+import {
+	assertUrlSecretUsable,
+	deliveryIsAuthentic,
+	registeredUrl,
+	URL_SECRET_RULE,
+	WEBHOOK_PATH,
+} from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
@@ -94,8 +100,19 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'A long random string of letters and digits (from a password generator). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
+			'A long random string of letters and digits (from a password generator; "-" and "_" may be used too). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
 		...onManual,
+	},
+	{
+		displayName: `${URL_SECRET_RULE}: this one cannot be activated.`,
+		name: 'urlSecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { registration: ['manual'] },
+			// hidden while the secret is usable, and for an expression (checked at activation, once resolved)
+			hide: { urlSecret: [{ _cnd: { regex: '^(=|[A-Za-z0-9_-]*$)' } }] },
+		},
 	},
 	{
 		displayName: 'Recover Lost Deliveries',
@@ -154,6 +171,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				assertUrlSecretUsable(this);
 				markActive(this.getWorkflowStaticData('node'), Date.now());
 				if (!chosenAgents(this).length) return true;
 				return await agentsPointHere(this, registeredUrl(this));

@@ -1,4 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { VoiceAgentCrmInstantTrigger } from '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
 
 import { registerSecret } from '../../harness/secrets.cts';
 import {
@@ -145,6 +148,36 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		const before = sim.requestsTo().length;
 		expect((await unset.deliver(ended(call.id))).status).toBe(401);
 		expect(sim.requestsTo().length).toBe(before);
+	});
+
+	it('manual mode: a URL Secret with a character that breaks the URL (#, ?, %, /, a space…) is refused at activation and flagged in the form; letters, digits, - and _ work', async () => {
+		const description = new VoiceAgentCrmInstantTrigger().description;
+		const notice = description.properties.find((p) => p.name === 'urlSecretNotice')!;
+		const flagged = (urlSecret: string) =>
+			NodeHelpers.displayParameter(
+				{ registration: 'manual', urlSecret },
+				notice,
+				null,
+				description,
+			);
+		for (const urlSecret of ['ab#cd', 'ab?cd', 'ab%41cd', 'ab/cd', 'ab cd', '#', 'ab=cd', 'abcé']) {
+			const trigger = manualTrigger({ urlSecret });
+			await expect(trigger.activate()).rejects.toThrow(
+				'The URL Secret may hold only letters, digits, "-" and "_"',
+			);
+			expect(flagged(urlSecret)).toBe(true);
+		}
+		const good = 'Ab9_-k3Yp9vQm2Lx7Rt4Wz8Nb';
+		const trigger = manualTrigger({ urlSecret: good });
+		await trigger.activate();
+		expect(trigger.url()).toMatch(new RegExp(`/call-events/${good}$`));
+		expect(flagged(good)).toBe(false);
+		// an expression is checked once resolved, at activation
+		expect(flagged('={{ $vars.secret }}')).toBe(false);
+		const call = insertCall(sim, { phase: 'ended' });
+		expect((await itemsOf(trigger.deliver(ended(call.id)))).map((j) => j.call_id)).toEqual([
+			call.id,
+		]);
 	});
 
 	it('a call of an agent not chosen emits nothing, whatever the filters', async () => {
