@@ -11,7 +11,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
-import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
+import { claimedItems, deliveryBody, itemsOfDelivery, judgeOf } from './callEvents';
 import {
 	assertUrlSecretUsable,
 	deliveryIsAuthentic,
@@ -193,8 +193,18 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 			response.status(401).json({ message: 'This URL does not carry the secret of the trigger' });
 			return { noWebhookResponse: true };
 		}
+		const body = deliveryBody(this);
+		if (!body) {
+			// not a call event (the service posts a JSON object): answered, nothing read or swept
+			const response = this.getResponseObject();
+			response.status(400).json({ message: 'A call event is a JSON object with a call_id' });
+			return { noWebhookResponse: true };
+		}
 		const judge = judgeOf(this, Date.now());
-		const built = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
+		const built = [
+			...(await itemsOfDelivery(this, body, judge)),
+			...(await recoveredItems(this, judge)),
+		];
 		const items = claimedItems(built, judge);
 		if (!items.length) return {};
 		answerStarted(this);

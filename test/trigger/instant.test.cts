@@ -236,6 +236,28 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		expect(await itemsOf(trigger.deliver(ended(otherOrg.id)))).toEqual([]);
 	});
 
+	it('an authentic delivery whose body is not a JSON object (null, an array, text, a number, none) is answered 400 with the reason, without an error or a request', async () => {
+		const trigger = manualTrigger();
+		insertCall(sim, { phase: 'ended' });
+		const before = sim.requestsTo().length;
+		for (const body of [null, [], ['call_ended'], 'call_ended', 42, undefined]) {
+			const answer = await trigger.deliver(body as never);
+			expect(answer).toEqual({ status: 400, items: [] });
+		}
+		expect(sim.requestsTo().length).toBe(before);
+		// on agents, a forged one is refused first, as forged
+		const [a] = agents();
+		const onAgents = instantWorkflow(sim, {
+			events: ['callFinished'],
+			registration: 'agents',
+			agentIds: [a.id],
+		}).n8nProcess();
+		await onAgents.activate();
+		expect((await onAgents.deliver(null as never, { secret: 'guessed' })).status).toBe(401);
+		expect((await onAgents.deliver(null as never)).status).toBe(400);
+		await onAgents.deactivate();
+	});
+
 	it('without Wait for Analysis, a call emitted before its analysis says which fields come later', async () => {
 		const trigger = manualTrigger();
 		const call = insertCall(sim, { phase: 'ended', call_analysis: null, chat_history: null });
