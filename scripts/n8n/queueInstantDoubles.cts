@@ -20,6 +20,8 @@
  * Printed: per case, of how many events the trigger emitted once, twice or never, and how many
  * Remove Duplicates passed once, twice or never.
  */
+import { randomUUID } from 'node:crypto';
+
 import { insertCall, type Simulator } from '../../simulator/index.cts';
 import { check, log, postJson, sleep } from './lib.cts';
 import type { N8nProcess, QueueN8n } from './queueCluster.cts';
@@ -39,9 +41,14 @@ const CALLS = 10;
 /** How old the last event must be before counting: recovery comes 4 to 5 minutes after an event. */
 const RECOVERY_WAIT_MS = 5.5 * 60_000;
 
-/** An agent that no other workflow of the suite listens to. */
+/** An agent that no other workflow of the suite listens to (added to the simulator's seed of two). */
 export function doublesAgentOf(sim: Simulator, taken: string[]): string {
-	return [...sim.org.agents.keys()].find((id) => !taken.includes(id))!;
+	const free = [...sim.org.agents.keys()].find((id) => !taken.includes(id));
+	if (free) return free;
+	const model = sim.org.agents.values().next().value!;
+	const id = randomUUID();
+	sim.org.agents.set(id, { ...model, id, name: 'Instant doubles', webhook_url: null });
+	return id;
 }
 
 const node = (id: string, name: string, type: string, version: number, x: number) => ({
