@@ -11,8 +11,14 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
-import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
-import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
+import { claimedItems, deliveryBody, itemsOfDelivery, judgeOf } from './callEvents';
+import {
+	assertUrlSecretUsable,
+	deliveryIsAuthentic,
+	registeredUrl,
+	URL_SECRET_RULE,
+	WEBHOOK_PATH,
+} from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
 import { CREDENTIAL_NAME, CREDENTIAL_TEST } from '../VoiceAgentCrm/transport/credential';
 
@@ -95,8 +101,19 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		description:
-			'A long random string of letters and digits (from a password generator). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
+			'A long random string of letters and digits (from a password generator; "-" and "_" may be used too). It becomes the last part of the Production URL. Changing it changes the URL: paste the new one where the old one was.',
 		...onManual,
+	},
+	{
+		displayName: `${URL_SECRET_RULE}: this one cannot be activated.`,
+		name: 'urlSecretNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: {
+			show: { registration: ['manual'] },
+			// hidden while the secret is usable, and for an expression (checked at activation, once resolved)
+			hide: { urlSecret: [{ _cnd: { regex: '^(=|[A-Za-z0-9_-]*$)' } }] },
+		},
 	},
 	{
 		displayName: 'Recover Lost Deliveries',
@@ -155,6 +172,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				assertUrlSecretUsable(this);
 				markActive(this.getWorkflowStaticData('node'), Date.now());
 				if (!chosenAgents(this).length) return true;
 				return await agentsPointHere(this, registeredUrl(this));
@@ -176,8 +194,18 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 			response.status(401).json({ message: 'This URL does not carry the secret of the trigger' });
 			return { noWebhookResponse: true };
 		}
+		const body = deliveryBody(this);
+		if (!body) {
+			// not a call event (the service posts a JSON object): answered, nothing read or swept
+			const response = this.getResponseObject();
+			response.status(400).json({ message: 'A call event is a JSON object with a call_id' });
+			return { noWebhookResponse: true };
+		}
 		const judge = judgeOf(this, Date.now());
-		const built = [...(await itemsOfDelivery(this, judge)), ...(await recoveredItems(this, judge))];
+		const built = [
+			...(await itemsOfDelivery(this, body, judge)),
+			...(await recoveredItems(this, judge)),
+		];
 		const items = claimedItems(built, judge);
 		if (!items.length) return {};
 		answerStarted(this);

@@ -98,12 +98,20 @@ export function recordShows(call: IDataObject, event: CallEvent, judge: Judge): 
 	return recordIsFinished(call) && verdictOf(call, judge.settings, judge.now) !== 'wait';
 }
 
+/** The delivery's JSON object; undefined for any other body (`null`, an array, text, nothing). */
+export function deliveryBody(context: IWebhookFunctions): IDataObject | undefined {
+	const body: unknown = context.getBodyData();
+	return body !== null && typeof body === 'object' && !Array.isArray(body)
+		? (body as IDataObject)
+		: undefined;
+}
+
 /** The items one authentic delivery emits: none, or its call's event. */
 export async function itemsOfDelivery(
 	context: IWebhookFunctions,
+	body: IDataObject,
 	judge: Judge,
 ): Promise<INodeExecutionData[]> {
-	const body = context.getBodyData();
 	const callId = typeof body.call_id === 'string' ? body.call_id.trim() : '';
 	if (!UUID_REGEX.test(callId)) return [];
 	// a repeat, or a kind that emits nothing chosen, costs no request

@@ -1,5 +1,5 @@
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { randomString } from 'n8n-workflow';
+import { NodeOperationError, randomString } from 'n8n-workflow';
 
 /**
  * The secret a delivery must carry, checked before any request so that a forged delivery costs
@@ -36,6 +36,27 @@ export function registeredUrl(context: IHookFunctions): string {
 
 function manualSecret(context: InstantContext): string {
 	return String(context.getNodeParameter('urlSecret', '') ?? '').trim();
+}
+
+/**
+ * The characters a URL Secret may hold. It is a path segment of the URL n8n shows and routes as
+ * written: `#` and `?` cut the URL a client sends, `%` and spaces are decoded before n8n looks the
+ * path up, `/` adds a segment. So any other character would make the Production URL answer 404.
+ */
+export const URL_SECRET_CHARACTERS = /^[A-Za-z0-9_-]*$/;
+
+export const URL_SECRET_RULE =
+	'The URL Secret may hold only letters, digits, "-" and "_" (it is part of the URL, where other characters break it)';
+
+/** Refuses a URL Secret that would give a URL no delivery can reach (at activation and at the test's start). */
+export function assertUrlSecretUsable(context: IHookFunctions): void {
+	if (!isManual(context)) return;
+	const secret = String(context.getNodeParameter('urlSecret', '') ?? '');
+	if (URL_SECRET_CHARACTERS.test(secret)) return;
+	throw new NodeOperationError(context.getNode(), `${URL_SECRET_RULE}.`, {
+		description:
+			'With any other character the Production URL answers 404 and every call event would be lost. Generate a secret of letters and digits and set it again.',
+	});
 }
 
 /** Compares in a time that does not depend on where the strings differ. */

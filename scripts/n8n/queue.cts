@@ -12,11 +12,13 @@
  * 3. 10 event syncs of 1,000 rows at once: 10,000 events stored, none twice, no item failed.
  * 4. Worker-freeing waits resume with their calls' records after both workers restarted.
  *
- * 5. The Instant Trigger with two webhook processes behind a round robin (queueInstant.cts).
+ * 5. The Instant Trigger with two webhook processes behind a round robin (queueInstant.cts), and
+ *    where it can emit twice or lose an event: simultaneous duplicates, a slow graceful shutdown,
+ *    deliveries answered 404 at a start (queueInstantDoubles.cts).
  *
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
- * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone),
- * TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
+ * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone; `doubles`:
+ * its second half alone), TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -57,6 +59,13 @@ import {
 	instantWorkflow,
 	RoundRobin,
 } from './queueInstant.cts';
+import {
+	doublesAgentOf,
+	doublesWorkflows,
+	DOUBLES_WORKFLOW_ID,
+	HOLD_WORKFLOW_ID,
+	instantDoublesInQueueMode,
+} from './queueInstantDoubles.cts';
 import {
 	AGENT_ID,
 	eventsWorkflow,
@@ -128,11 +137,15 @@ async function main(): Promise<void> {
 		);
 		const callsBefore = new Set(sim.org.calls.keys());
 
-		if (process.env.TEST_N8N_QUEUE_ONLY_INSTANT === '1') {
-			log('only the Instant Trigger (TEST_N8N_QUEUE_ONLY_INSTANT=1)');
-			await timed('instant trigger, two webhook processes', () =>
-				instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
-			);
+		// TEST_N8N_QUEUE_ONLY_INSTANT=doubles: only the doubles part of the Instant Trigger
+		const onlyInstant = process.env.TEST_N8N_QUEUE_ONLY_INSTANT;
+		if (onlyInstant === '1' || onlyInstant === 'doubles') {
+			log(`only the Instant Trigger (TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant})`);
+			if (onlyInstant === '1')
+				await timed('instant trigger, two webhook processes', () =>
+					instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
+				);
+			await timed('instant trigger, doubles', () => instantDoubles(cluster, sim!));
 			throw new Skipped();
 		}
 		const checkRateLimited = await timed('40 place-and-wait', () => placeAndWait(cluster, sim!));
@@ -153,10 +166,12 @@ async function main(): Promise<void> {
 		// TEST_N8N_QUEUE_SKIP_INSTANT=1 leaves this part out; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone
 		if (process.env.TEST_N8N_QUEUE_SKIP_INSTANT === '1')
 			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1)');
-		else
+		else {
 			await timed('instant trigger, two webhook processes', () =>
 				instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
 			);
+			await timed('instant trigger, doubles', () => instantDoubles(cluster, sim!));
+		}
 		checkRateLimited();
 	} catch (error) {
 		if (!(error instanceof Skipped)) failed = error;
@@ -216,11 +231,17 @@ async function startCluster(
 		eventsWorkflow(ROWS),
 		triggerWorkflow(),
 		instantWorkflow(instantAgentId),
+		...doublesWorkflows(doublesAgentOf(sim, [AGENT_ID, instantAgentId])),
 	];
 	const workflowsFile = path.join(workDir, 'workflows.json');
 	writeJson(workflowsFile, workflows);
 	await n8n.cliOk(['import:workflow', `--input=${workflowsFile}`]);
-	for (const id of [...Object.values(WORKFLOW_IDS), INSTANT_WORKFLOW_ID])
+	for (const id of [
+		...Object.values(WORKFLOW_IDS),
+		INSTANT_WORKFLOW_ID,
+		DOUBLES_WORKFLOW_ID,
+		HOLD_WORKFLOW_ID,
+	])
 		await n8n.cliOk(['publish:workflow', `--id=${id}`]);
 	log(`n8n: credential and ${workflows.length} workflows imported into Postgres and published`);
 
@@ -240,6 +261,12 @@ async function startCluster(
 	);
 	const owner = await setUpOwner(n8n);
 	return { n8n, main, webhook: webhooks[0], webhooks, roundRobin, instantAgentId, workers, owner };
+}
+
+/** The Instant Trigger's doubles, shutdown and start part (queueInstantDoubles.cts). */
+function instantDoubles(cluster: Cluster, sim: Simulator): Promise<void> {
+	const agentId = doublesAgentOf(sim, [AGENT_ID, cluster.instantAgentId]);
+	return instantDoublesInQueueMode(cluster.n8n, sim, cluster.webhooks, cluster.roundRobin, agentId);
 }
 
 /** Start executions through the webhook process, as production traffic would. */

@@ -1,4 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
+
+import { VoiceAgentCrmInstantTrigger } from '../../nodes/VoiceAgentCrmInstantTrigger/VoiceAgentCrmInstantTrigger.node';
 
 import { registerSecret } from '../../harness/secrets.cts';
 import {
@@ -147,6 +150,36 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		expect(sim.requestsTo().length).toBe(before);
 	});
 
+	it('manual mode: a URL Secret with a character that breaks the URL (#, ?, %, /, a space…) is refused at activation and flagged in the form; letters, digits, - and _ work', async () => {
+		const description = new VoiceAgentCrmInstantTrigger().description;
+		const notice = description.properties.find((p) => p.name === 'urlSecretNotice')!;
+		const flagged = (urlSecret: string) =>
+			NodeHelpers.displayParameter(
+				{ registration: 'manual', urlSecret },
+				notice,
+				null,
+				description,
+			);
+		for (const urlSecret of ['ab#cd', 'ab?cd', 'ab%41cd', 'ab/cd', 'ab cd', '#', 'ab=cd', 'abcé']) {
+			const trigger = manualTrigger({ urlSecret });
+			await expect(trigger.activate()).rejects.toThrow(
+				'The URL Secret may hold only letters, digits, "-" and "_"',
+			);
+			expect(flagged(urlSecret)).toBe(true);
+		}
+		const good = 'Ab9_-k3Yp9vQm2Lx7Rt4Wz8Nb';
+		const trigger = manualTrigger({ urlSecret: good });
+		await trigger.activate();
+		expect(trigger.url()).toMatch(new RegExp(`/call-events/${good}$`));
+		expect(flagged(good)).toBe(false);
+		// an expression is checked once resolved, at activation
+		expect(flagged('={{ $vars.secret }}')).toBe(false);
+		const call = insertCall(sim, { phase: 'ended' });
+		expect((await itemsOf(trigger.deliver(ended(call.id)))).map((j) => j.call_id)).toEqual([
+			call.id,
+		]);
+	});
+
 	it('a call of an agent not chosen emits nothing, whatever the filters', async () => {
 		const [a, b] = agents();
 		const workflow = instantWorkflow(sim, {
@@ -201,6 +234,28 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		expect(await itemsOf(trigger.deliver({ ...ended(live.id), call_status: 'ended' }))).toEqual([]);
 		const otherOrg = insertCall(sim, { phase: 'ended' }, sim.otherOrg);
 		expect(await itemsOf(trigger.deliver(ended(otherOrg.id)))).toEqual([]);
+	});
+
+	it('an authentic delivery whose body is not a JSON object (null, an array, text, a number, none) is answered 400 with the reason, without an error or a request', async () => {
+		const trigger = manualTrigger();
+		insertCall(sim, { phase: 'ended' });
+		const before = sim.requestsTo().length;
+		for (const body of [null, [], ['call_ended'], 'call_ended', 42, undefined]) {
+			const answer = await trigger.deliver(body as never);
+			expect(answer).toEqual({ status: 400, items: [] });
+		}
+		expect(sim.requestsTo().length).toBe(before);
+		// on agents, a forged one is refused first, as forged
+		const [a] = agents();
+		const onAgents = instantWorkflow(sim, {
+			events: ['callFinished'],
+			registration: 'agents',
+			agentIds: [a.id],
+		}).n8nProcess();
+		await onAgents.activate();
+		expect((await onAgents.deliver(null as never, { secret: 'guessed' })).status).toBe(401);
+		expect((await onAgents.deliver(null as never)).status).toBe(400);
+		await onAgents.deactivate();
 	});
 
 	it('without Wait for Analysis, a call emitted before its analysis says which fields come later', async () => {

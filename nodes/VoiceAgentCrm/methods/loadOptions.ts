@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 
 import { apiList } from '../transport/paging';
 import { apiRequest } from '../transport/request';
+import { urlWithoutSecrets } from '../actions/agent/webhookUrl';
 import { isApproved, templateChoice } from '../actions/whatsapp/template';
 
 /** Voices come from the API's catalog at run time: it changes, so it is never hard-coded. */
@@ -39,6 +40,9 @@ export async function getAgents(this: ILoadOptionsFunctions): Promise<INodePrope
 	return agents.map((a) => ({
 		name: String(a.name ?? a.id),
 		value: String(a.id),
-		description: a.webhook_url ? `Webhook URL now: ${String(a.webhook_url)}` : 'No webhook URL set',
+		description:
+			typeof a.webhook_url === 'string' && a.webhook_url
+				? `Webhook URL now: ${urlWithoutSecrets(a.webhook_url)}`
+				: 'No webhook URL set',
 	}));
 }

@@ -4,6 +4,7 @@ import { agentCreateBody, agentCreateFields } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
+import { agentOutput } from './webhookUrl';
 
 export const createAgent: Operation = {
 	option: {
@@ -19,6 +20,6 @@ export const createAgent: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const body = agentCreateBody(this, itemIndex);
 		const { payload } = await apiRequest.call(this, 'createAgent', { body, itemIndex });
-		return payload as IDataObject;
+		return agentOutput(payload as IDataObject);
 	}),
 };

@@ -11,6 +11,7 @@ import {
 	numberWithin,
 	validateItem,
 } from '../../shared/validation';
+import { HIDDEN, holdsHiddenSecret } from './webhookUrl';
 
 /**
  * The agent's settings, written once for Agent → Create and Agent → Update. Parameter names are
@@ -395,7 +396,10 @@ const AGENT_BODY = z
 				/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$|^multi$/,
 				'must be a language code like en-US, es-ES, es-419 or multi',
 			),
-		webhook_url: HTTP_URL.nullable(),
+		webhook_url: HTTP_URL.refine(
+			(url) => !holdsHiddenSecret(url),
+			`holds ${HIDDEN} where the output of an agent hides a secret: copy the URL with its secret from where it was made (the trigger's URL, the dashboard)`,
+		).nullable(),
 		conversation_purpose: z.string().nullable(),
 		prompt: z
 			.string()

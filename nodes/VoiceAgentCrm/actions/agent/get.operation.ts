@@ -5,6 +5,7 @@ import type { Operation } from '../../shared/operation';
 import { perItem, sampleById } from '../../shared/operation';
 import { idParameter } from '../../shared/ids';
 import { apiRequest } from '../../transport/request';
+import { agentOutput } from './webhookUrl';
 
 export const getAgent: Operation = {
 	option: {
@@ -20,6 +21,6 @@ export const getAgent: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const agentId = idParameter(this, itemIndex, 'agentId', 'Agent');
 		const { payload } = await apiRequest.call(this, 'getAgent', { params: { agentId }, itemIndex });
-		return payload as IDataObject;
+		return agentOutput(payload as IDataObject);
 	}),
 };

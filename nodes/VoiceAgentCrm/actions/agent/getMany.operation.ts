@@ -4,6 +4,7 @@ import { listOptionsOf, returnAllFields } from '../../shared/fields';
 import type { Operation } from '../../shared/operation';
 import { perItem } from '../../shared/operation';
 import { apiList } from '../../transport/paging';
+import { agentOutput } from './webhookUrl';
 
 export const getManyAgents: Operation = {
 	option: {
@@ -17,9 +18,10 @@ export const getManyAgents: Operation = {
 	example: { returnAll: false, limit: 5 },
 	fields: returnAllFields,
 	execute: perItem(async function (itemIndex) {
-		return (await apiList.call(this, 'listAgents', {
+		const agents = (await apiList.call(this, 'listAgents', {
 			...listOptionsOf(this, itemIndex),
 			itemIndex,
 		})) as IDataObject[];
+		return agents.map(agentOutput);
 	}),
 };

@@ -6,6 +6,7 @@ import { agentLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem, sampleById } from '../../shared/operation';
 import { apiRequest } from '../../transport/request';
+import { agentOutput } from './webhookUrl';
 
 export const updateAgent: Operation = {
 	option: {
@@ -26,6 +27,6 @@ export const updateAgent: Operation = {
 			body,
 			itemIndex,
 		});
-		return payload as IDataObject;
+		return agentOutput(payload as IDataObject);
 	}),
 };
