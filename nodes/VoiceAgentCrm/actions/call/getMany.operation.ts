@@ -27,7 +27,7 @@ const FILTERS = z.object({
 	agentId: UUID.optional(),
 	status: z
 		.enum(RECORD_STATUSES, {
-			errorMap: () => ({ message: `must be one of ${RECORD_STATUSES.join(', ')}` }),
+			message: `must be one of ${RECORD_STATUSES.join(', ')}`,
 		})
 		.optional(),
 });
