@@ -13,6 +13,7 @@ import { callFilterFields } from '../VoiceAgentCrm/shared/callTrigger/fields';
 import { agentsPointHere, chosenAgents, pointAgentsHere, restoreAgents } from './agentWebhooks';
 import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
 import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
+import { refuseUnreachableWebhookUrl } from '../VoiceAgentCrm/shared/webhookReach';
 import { markActive, markInactive, recoveredItems } from './recovery';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
@@ -159,7 +160,10 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 				return await agentsPointHere(this, registeredUrl(this));
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await pointAgentsHere(this, registeredUrl(this));
+				const url = registeredUrl(this);
+				if (chosenAgents(this).length)
+					await refuseUnreachableWebhookUrl(this, url, undefined, "the agents' call events");
+				await pointAgentsHere(this, url);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {

@@ -217,7 +217,8 @@ export class N8nInstance {
 			N8N_PORT: String(this.port),
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: this.url,
-			WEBHOOK_URL: `${this.url}/`,
+			// n8n's Webhook URL setting (2.38.7 reads it first; WEBHOOK_URL is deprecated)
+			N8N_WEBHOOK_URL: `${this.url}/`,
 			GENERIC_TIMEZONE: 'UTC',
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',

@@ -200,10 +200,8 @@ export class QueueN8n extends N8nInstance {
 	readonly encryptionKey = randomBytes(24).toString('hex');
 
 	override env(): NodeJS.ProcessEnv {
-		const { WEBHOOK_URL: _deprecated, ...regular } = super.env();
 		return {
-			...regular,
-			// n8n 2.38.7 reads N8N_WEBHOOK_URL first and warns that WEBHOOK_URL is deprecated
+			...super.env(),
 			N8N_WEBHOOK_URL: this.webhookBaseUrl,
 			N8N_ENCRYPTION_KEY: this.encryptionKey,
 			EXECUTIONS_MODE: 'queue',

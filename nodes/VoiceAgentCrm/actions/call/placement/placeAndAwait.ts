@@ -9,6 +9,7 @@ import { apiRequest } from '../../../transport/request';
 import { placeCall, type PlacementEndpoint } from './placement';
 import { awaitCalls, FALLBACK_MAX_CALL_MS, WAIT_MARGIN_MS, type AwaitedCall } from './wait';
 import { putExecutionToWaitForCalls, resumeUrlOf } from './waitByWebhook';
+import { refuseUnreachableWebhookUrl } from '../../../shared/webhookReach';
 
 /** What one item asks to place: the API body, and when the call is due (its delay or schedule). */
 export interface PlacementRequest {
@@ -68,6 +69,12 @@ async function placeAndAwait(
 		if (results.has(item.itemIndex)) continue;
 		const placedAt = Date.now();
 		try {
+			if (item.settings.resumeByWebhook)
+				await refuseUnreachableWebhookUrl(
+					context,
+					`${item.placement.body.webhook_url}`,
+					item.itemIndex,
+				);
 			const placement = await placeCall(context, endpoint, item.placement.body, item.itemIndex);
 			awaited.push(awaitedCall(item, placement, placedAt, maxDurations));
 		} catch (error) {
