@@ -281,11 +281,12 @@ export async function apiRequest<T = unknown>(
 	let transientTries = 0;
 	let redirects = 0;
 	let repeatedAfterUncertainAttempt = false;
-	const fail = (failure: Failure, extra?: string) => {
+	const fail = (failure: Failure, extra?: string, retryAfterMs?: number) => {
 		const error = failureError(this.getNode(), endpoint, failure, {
 			itemIndex,
 			repeatable: isRepeatable(endpoint, options),
 			extra,
+			retryAfterMs,
 		});
 		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
 			refusedAfterUncertainAttempt.set(error, failure.status);
@@ -375,11 +376,9 @@ export async function apiRequest<T = unknown>(
 			webPage,
 		};
 		if (status === 429) {
-			const waitMs =
-				1000 *
-				(secondsHeader(headers, 'retry-after') ??
-					secondsHeader(headers, 'x-ratelimit-reset') ??
-					2 ** rateLimitTries);
+			const askedSeconds =
+				secondsHeader(headers, 'retry-after') ?? secondsHeader(headers, 'x-ratelimit-reset');
+			const waitMs = 1000 * (askedSeconds ?? 2 ** rateLimitTries);
 			rateLimitTries++;
 			if (
 				rateLimitTries < RETRY_LIMITS.rateLimitTries &&
@@ -393,6 +392,7 @@ export async function apiRequest<T = unknown>(
 			throw fail(
 				failure,
 				`The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`,
+				askedSeconds ? askedSeconds * 1000 : undefined,
 			);
 		}
 		if (await repeatAfter(failure)) continue;
