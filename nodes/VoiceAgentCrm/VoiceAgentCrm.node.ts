@@ -13,6 +13,7 @@ import { RESOURCE_SELECTOR, RESOURCES } from './actions/resources';
 import { methods } from './methods';
 import { router } from './actions/router';
 import { operationSubtitle, resourceProperties } from './shared/operation';
+import { ACTION_BUILDER_HINT } from './shared/builderHints';
 
 export class VoiceAgentCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,6 +28,7 @@ export class VoiceAgentCrm implements INodeType {
 			'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
 		defaults: { name: 'Voice Agent CRM' },
 		usableAsTool: true,
+		builderHint: ACTION_BUILDER_HINT,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],

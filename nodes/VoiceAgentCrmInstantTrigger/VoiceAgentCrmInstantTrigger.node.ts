@@ -15,6 +15,7 @@ import { claimedItems, itemsOfDelivery, judgeOf } from './callEvents';
 import { deliveryIsAuthentic, registeredUrl, WEBHOOK_PATH } from './deliverySecret';
 import { refuseUnreachableWebhookUrl } from '../VoiceAgentCrm/shared/webhookReach';
 import { markActive, markInactive, recoveredItems } from './recovery';
+import { INSTANT_TRIGGER_BUILDER_HINT } from '../VoiceAgentCrm/shared/builderHints';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
 const onManual = { displayOptions: { show: { registration: ['manual'] } } };
@@ -141,6 +142,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 		description:
 			'Starts the workflow within seconds when an AI phone call starts or finishes, from the call events the service posts',
 		defaults: { name: 'Voice Agent CRM Call Events Trigger' },
+		builderHint: INSTANT_TRIGGER_BUILDER_HINT,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'voiceAgentCrmApi', required: true, testedBy: 'voiceAgentCrmApiTest' }],

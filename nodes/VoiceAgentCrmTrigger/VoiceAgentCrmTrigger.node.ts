@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { methods } from '../VoiceAgentCrm/methods';
 import { POLL_EVENTS, pollEventOf, pollEventProperties, pollEventSubtitle } from './events';
 import type { PollEvent } from './events/pollEvent';
+import { POLLING_TRIGGER_BUILDER_HINT } from '../VoiceAgentCrm/shared/builderHints';
 
 export class VoiceAgentCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +21,7 @@ export class VoiceAgentCrmTrigger implements INodeType {
 		subtitle: pollEventSubtitle(),
 		description: 'Starts the workflow when an AI phone call finishes or a messaging thread changes',
 		defaults: { name: 'Voice Agent CRM Trigger' },
+		builderHint: POLLING_TRIGGER_BUILDER_HINT,
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
