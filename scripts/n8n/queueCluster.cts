@@ -205,6 +205,8 @@ export class QueueN8n extends N8nInstance {
 			N8N_WEBHOOK_URL: this.webhookBaseUrl,
 			N8N_ENCRYPTION_KEY: this.encryptionKey,
 			EXECUTIONS_MODE: 'queue',
+			// what n8n 3.0 always does: manual executions run on the workers too
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(this.redisPort),
 			DB_TYPE: 'postgresdb',
