@@ -16,6 +16,16 @@ const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const { agents } = MAIN_ORG_IDS;
 const VALID_UUID = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 
+const placeCall = (parameters: INodeParameters): INodeParameters => ({
+	resource: 'call',
+	operation: 'placePhoneCall',
+	agentId: byId(agents.salesFollowUp),
+	toNumber: '+14155550123',
+	fullName: 'Ana',
+	fromNumber: { __rl: true, mode: 'number', value: '+14155550100' },
+	...parameters,
+});
+
 const CASES: Array<{ name: string; parameters: INodeParameters; message: string }> = [
 	{
 		name: 'an enum (thread status filter)',
@@ -82,28 +92,14 @@ const CASES: Array<{ name: string; parameters: INodeParameters; message: string 
 	},
 	{
 		name: 'a text value given an object (call metadata)',
-		parameters: {
-			resource: 'call',
-			operation: 'placePhoneCall',
-			agentId: byId(agents.salesFollowUp),
-			toNumber: '+14155550123',
-			fullName: 'Ana',
-			fromNumber: { __rl: true, mode: 'number', value: '+14155550100' },
+		parameters: placeCall({
 			additionalFields: { metadata: { entries: [{ key: 'plan', value: '={{ { a: 1 } }}' }] } },
-		},
+		}),
 		message: 'must be text',
 	},
 	{
 		name: 'the wait choice (Place AI Call)',
-		parameters: {
-			resource: 'call',
-			operation: 'placePhoneCall',
-			agentId: byId(agents.salesFollowUp),
-			toNumber: '+14155550123',
-			fullName: 'Ana',
-			fromNumber: { __rl: true, mode: 'number', value: '+14155550100' },
-			waitFor: 'forever',
-		},
+		parameters: placeCall({ waitFor: 'forever' }),
 		message: 'must be one of none (Don\'t Wait), ended or analysis (got "forever")',
 	},
 ];
