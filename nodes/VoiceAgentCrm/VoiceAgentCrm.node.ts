@@ -14,6 +14,7 @@ import { methods } from './methods';
 import { router } from './actions/router';
 import { operationSubtitle, resourceProperties } from './shared/operation';
 import { CREDENTIAL_NAME, CREDENTIAL_TEST } from './transport/credential';
+import { ACTION_BUILDER_HINT } from './shared/builderHints';
 
 export class VoiceAgentCrm implements INodeType {
 	description: INodeTypeDescription = {
@@ -28,6 +29,7 @@ export class VoiceAgentCrm implements INodeType {
 			'Place AI phone calls, manage agents, contacts, tags and tasks, send WhatsApp messages and record events',
 		defaults: { name: 'Voice Agent CRM' },
 		usableAsTool: true,
+		builderHint: ACTION_BUILDER_HINT,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST }],

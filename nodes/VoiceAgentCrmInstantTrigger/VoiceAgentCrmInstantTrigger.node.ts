@@ -21,6 +21,8 @@ import {
 } from './deliverySecret';
 import { markActive, markInactive, recoveredItems } from './recovery';
 import { CREDENTIAL_NAME, CREDENTIAL_TEST } from '../VoiceAgentCrm/transport/credential';
+import { refuseUnreachableWebhookUrl } from '../VoiceAgentCrm/shared/webhookReach';
+import { INSTANT_TRIGGER_BUILDER_HINT } from '../VoiceAgentCrm/shared/builderHints';
 
 const onAgents = { displayOptions: { show: { registration: ['agents'] } } };
 const onManual = { displayOptions: { show: { registration: ['manual'] } } };
@@ -158,6 +160,7 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 		description:
 			'Starts the workflow within seconds when an AI phone call starts or finishes, from the call events the service posts',
 		defaults: { name: 'Voice Agent CRM Call Events Trigger' },
+		builderHint: INSTANT_TRIGGER_BUILDER_HINT,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true, testedBy: CREDENTIAL_TEST }],
@@ -178,7 +181,10 @@ export class VoiceAgentCrmInstantTrigger implements INodeType {
 				return await agentsPointHere(this, registeredUrl(this));
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				await pointAgentsHere(this, registeredUrl(this));
+				const url = registeredUrl(this);
+				if (chosenAgents(this).length)
+					await refuseUnreachableWebhookUrl(this, url, undefined, "the agents' call events");
+				await pointAgentsHere(this, url);
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {

@@ -10,6 +10,7 @@ import { methods } from '../VoiceAgentCrm/methods';
 import { POLL_EVENTS, pollEventOf, pollEventProperties, pollEventSubtitle } from './events';
 import type { PollEvent } from './events/pollEvent';
 import { CREDENTIAL_NAME, CREDENTIAL_TEST } from '../VoiceAgentCrm/transport/credential';
+import { POLLING_TRIGGER_BUILDER_HINT } from '../VoiceAgentCrm/shared/builderHints';
 
 export class VoiceAgentCrmTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -21,6 +22,7 @@ export class VoiceAgentCrmTrigger implements INodeType {
 		subtitle: pollEventSubtitle(),
 		description: 'Starts the workflow when an AI phone call finishes or a messaging thread changes',
 		defaults: { name: 'Voice Agent CRM Trigger' },
+		builderHint: POLLING_TRIGGER_BUILDER_HINT,
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],

@@ -193,6 +193,9 @@ export class N8nInstance {
 		return path.join(this.userFolder, '.n8n');
 	}
 
+	/** Settings a suite switches on for this instance, over the common ones. */
+	extraEnv: NodeJS.ProcessEnv = {};
+
 	env(): NodeJS.ProcessEnv {
 		const env: NodeJS.ProcessEnv = {};
 		// a clean environment: nothing of the project's own npm or jest set-up leaks into n8n
@@ -202,7 +205,6 @@ export class N8nInstance {
 			...env,
 			PATH: `${path.dirname(this.install.nodeBin)}:${process.env.PATH ?? ''}`,
 			N8N_USER_FOLDER: this.userFolder,
-			N8N_RUNNERS_ENABLED: 'false',
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
 			N8N_TEMPLATES_ENABLED: 'false',
@@ -217,7 +219,8 @@ export class N8nInstance {
 			N8N_PORT: String(this.port),
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: this.url,
-			WEBHOOK_URL: `${this.url}/`,
+			// n8n's Webhook URL setting (2.38.7 reads it first; WEBHOOK_URL is deprecated)
+			N8N_WEBHOOK_URL: `${this.url}/`,
 			GENERIC_TIMEZONE: 'UTC',
 			N8N_LOG_LEVEL: 'info',
 			N8N_LOG_OUTPUT: 'console',
@@ -229,7 +232,10 @@ export class N8nInstance {
 			N8N_DISABLED_MODULES: 'mcp-registry',
 			...(this.taskBrokerPort ? { N8N_RUNNERS_BROKER_PORT: String(this.taskBrokerPort) } : {}),
 			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
+			// n8n 3.0's task runner timeout (5 minutes in 2.x); only Code nodes run in the runner
+			N8N_RUNNERS_TASK_TIMEOUT: '60',
 			NODE_ENV: 'production',
+			...this.extraEnv,
 		};
 	}
 

@@ -200,13 +200,13 @@ export class QueueN8n extends N8nInstance {
 	readonly encryptionKey = randomBytes(24).toString('hex');
 
 	override env(): NodeJS.ProcessEnv {
-		const { WEBHOOK_URL: _deprecated, ...regular } = super.env();
 		return {
-			...regular,
-			// n8n 2.38.7 reads N8N_WEBHOOK_URL first and warns that WEBHOOK_URL is deprecated
+			...super.env(),
 			N8N_WEBHOOK_URL: this.webhookBaseUrl,
 			N8N_ENCRYPTION_KEY: this.encryptionKey,
 			EXECUTIONS_MODE: 'queue',
+			// what n8n 3.0 always does: manual executions run on the workers too
+			OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 			QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 			QUEUE_BULL_REDIS_PORT: String(this.redisPort),
 			DB_TYPE: 'postgresdb',

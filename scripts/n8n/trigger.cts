@@ -18,6 +18,17 @@ import { workflowIds } from './examples.cts';
 import { check, log, type N8nInstance, sleep, writeJson } from './lib.cts';
 import { TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 
+/**
+ * n8n's durable scheduler for polling triggers with durable poll cursors (opt-in since 2.36, all
+ * four read by 2.38.7's @n8n/config), switched on by TEST_N8N_DURABLE_POLLING=1 (run.cts).
+ */
+export const DURABLE_POLLING_ENV: NodeJS.ProcessEnv = {
+	N8N_SCHEDULER_ENABLED: 'true',
+	N8N_SCHEDULER_POLL_TRIGGERS_ENABLED: 'true',
+	N8N_USE_WORKFLOW_PUBLICATION_SERVICE: 'true',
+	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'true',
+};
+
 export const LIVE_WORKFLOW_NAME = 'test:n8n live trigger: Call Finished';
 const TRIGGER_NAME = 'Voice Agent CRM Trigger';
 

@@ -5,7 +5,7 @@ import { validateItem } from './validation';
 
 /** The hint under every phone field that is checked as E.164 (`validation.ts`): the forms it accepts. */
 export const PHONE_INPUT_HINT =
-	'+ and country code, then the number, e.g. +14155550123. Spaces, dashes, dots and parentheses are dropped, and so is a (0) after the country code: +44 (0) 20 7946 0958 is sent as +442079460958.';
+	'+ and country code, e.g. +14155550123. Spaces, dashes, dots, brackets and a (0) after the country code are dropped.';
 
 /** Return All / Limit, the pair every list operation offers. */
 export const returnAllFields: INodeProperties[] = [
@@ -29,7 +29,7 @@ export const returnAllFields: INodeProperties[] = [
 
 const LIMIT = z.object({
 	limit: z
-		.number({ invalid_type_error: 'must be a whole number of 1 or more' })
+		.number({ message: 'must be a whole number of 1 or more' })
 		.int('must be a whole number of 1 or more')
 		.min(1, 'must be a whole number of 1 or more'),
 });

@@ -16,7 +16,13 @@ interface LocatorSpec {
 	placeholder: string;
 	/** Regex the ID mode checks in the editor; none for ids that are not UUIDs. */
 	idPattern?: string;
-	idLabel?: string;
+	/**
+	 * The typed mode's name and label, where the value is not an ID. n8n labels a mode named `id`
+	 * "By ID" whatever its displayName says, so such a mode needs a name of its own. Saved
+	 * workflows keep the mode name: n8n reads a value whose mode is no longer declared as it is,
+	 * so values saved under `id` before the rename still run.
+	 */
+	typed?: { name: string; displayName: string; hint?: string };
 	/** False where the thing is an optional filter (the trigger's agent and channel). */
 	required?: boolean;
 	/** Placeholder of the list mode's search box. */
@@ -51,10 +57,11 @@ function locator(spec: LocatorSpec): INodeProperties {
 				...(spec.searchPlaceholder && { placeholder: spec.searchPlaceholder }),
 			},
 			{
-				displayName: spec.idLabel ?? 'By ID',
-				name: 'id',
+				displayName: spec.typed?.displayName ?? 'By ID',
+				name: spec.typed?.name ?? 'id',
 				type: 'string',
 				placeholder: spec.placeholder,
+				...(spec.typed?.hint && { hint: spec.typed.hint }),
 				validation: spec.idPattern
 					? [
 							{
@@ -134,7 +141,7 @@ export const timeZoneLocator = (description: string, required: boolean): INodePr
 		description,
 		placeholder: 'e.g. America/New_York',
 		searchPlaceholder: 'Search, e.g. Madrid',
-		idLabel: 'By Name',
+		typed: { name: 'zone', displayName: 'By Name' },
 	});
 
 export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeProperties =>
@@ -147,20 +154,19 @@ export const threadLocator = (name = 'threadId', displayName = 'Thread'): INodeP
 	});
 
 /** The organization number a call is placed from, as its E.164 number (phone-number calls). */
-export const fromNumberLocator = (): INodeProperties => ({
-	...locator({
+export const fromNumberLocator = (): INodeProperties =>
+	locator({
 		displayName: 'From Number',
 		name: 'fromNumber',
 		searchListMethod: 'searchPhoneNumbers',
 		description:
 			"Your organization's number the call comes from, in E.164 format (+ and country code), e.g. +14155550100",
 		placeholder: 'e.g. +14155550100',
-		idLabel: 'By Number',
+		// the hint of the typed mode only: n8n shows a mode's hint instead of the field's
+		typed: { name: 'number', displayName: 'By Number', hint: PHONE_INPUT_HINT },
 		// as pasted: spaces, dashes, dots and parentheses are dropped before the E.164 check of the run
 		idPattern: '^\\+[\\d\\s().-]{8,}$',
-	}),
-	hint: PHONE_INPUT_HINT,
-});
+	});
 
 /** The organization number a call is placed from, as its ID (contact calls). */
 export const fromNumberIdLocator = (): INodeProperties =>

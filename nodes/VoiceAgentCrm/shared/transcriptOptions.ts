@@ -6,16 +6,14 @@ import { z } from 'zod';
  * Written once: Call → Get, the trigger's finished-call output and the node's "wait until the
  * call ends" read the record with the same choices.
  */
-const flag = z.boolean({ invalid_type_error: 'must be true or false' }).optional();
+const flag = z.boolean({ message: 'must be true or false' }).optional();
 
 /** The options' rules, for `validateItem` with `TRANSCRIPT_LABELS`. */
 export const TRANSCRIPT_CHOICES = z.object({
 	includeTranscript: flag,
 	includeWords: flag,
 	includeTools: flag,
-	transcriptFormat: z
-		.enum(['json', 'toon'], { errorMap: () => ({ message: 'must be json or toon' }) })
-		.optional(),
+	transcriptFormat: z.enum(['json', 'toon'], { message: 'must be json or toon' }).optional(),
 });
 
 export type TranscriptChoices = z.infer<typeof TRANSCRIPT_CHOICES>;

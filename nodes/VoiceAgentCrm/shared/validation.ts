@@ -12,7 +12,7 @@ import { UUID_REGEX } from './text';
 
 /** A text rule whose message is the same whether the value is wrong text or not text at all (a number from an expression). */
 function text(expected: string) {
-	return z.string({ invalid_type_error: expected, required_error: expected }).trim();
+	return z.string({ message: expected }).trim();
 }
 
 const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
@@ -57,7 +57,7 @@ export function numberWithin(min: number | undefined, max: number | undefined, e
 	return z.preprocess(
 		numericStringAsNumber,
 		z
-			.number({ invalid_type_error: expected, required_error: expected })
+			.number({ message: expected })
 			.finite(expected)
 			.refine((n) => (min === undefined || n >= min) && (max === undefined || n <= max), expected),
 	);

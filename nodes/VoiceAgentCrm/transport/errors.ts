@@ -1,4 +1,4 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { Failure as DeclaredFailure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { shortened } from './text';
@@ -42,6 +42,28 @@ export interface Circumstances {
 	repeatable: boolean;
 	/** Said after everything else (the budget that ran out on a 429). */
 	extra?: string;
+	/** The wait the service asked for in its last 429 (`retry-after`, `x-ratelimit-reset`). */
+	retryAfterMs?: number;
+}
+
+/**
+ * The failure's cause as n8n reads it from a node's error (`error.failure`, n8n-workflow's
+ * `Failure`): n8n's poll back-off (2.36+, durable poll cursors) waits at least a rate limit's
+ * `retryAfterMs` before the next poll, and backs off the longest on a refused key until the
+ * credential is fixed. Set as plain data, so that an n8n whose n8n-workflow predates the option
+ * still carries it.
+ */
+function declaredCause(
+	failure: Failure,
+	circumstances: Circumstances,
+): DeclaredFailure | undefined {
+	if (failure.kind !== 'status') return undefined;
+	if (failure.status === 429)
+		return circumstances.retryAfterMs
+			? { cause: 'rate-limited', retryAfterMs: circumstances.retryAfterMs }
+			: { cause: 'rate-limited' };
+	if (failure.status === 401) return { cause: 'credential-invalid' };
+	return undefined;
 }
 
 /**
@@ -159,12 +181,15 @@ export function failureError(
 		failure.kind === 'status'
 			? { statusCode: failure.status, message: failure.apiMessage }
 			: { message: headline };
-	return new NodeApiError(node, response, {
+	const error = new NodeApiError(node, response, {
 		message: headline,
 		description: [`${endpoint.method} ${endpoint.path} ${answered(failure)}`, ...notes].join(' '),
 		httpCode: failure.kind === 'noAnswer' ? undefined : String(failure.status),
 		itemIndex: circumstances.itemIndex,
 	});
+	const cause = declaredCause(failure, circumstances);
+	if (cause) error.failure = cause;
+	return error;
 }
 
 /** The headline of a write whose answer does not tell whether it took effect (never for a read). */

@@ -391,11 +391,12 @@ export async function pageRequest<T = unknown>(
 	let transientTries = 0;
 	let redirects = 0;
 	let repeatedAfterUncertainAttempt = false;
-	const fail = (failure: Failure, extra?: string) => {
+	const fail = (failure: Failure, extra?: string, retryAfterMs?: number) => {
 		const error = failureError(this.getNode(), endpoint, failure, {
 			itemIndex,
 			repeatable: isRepeatable(endpoint, options),
 			extra,
+			retryAfterMs,
 		});
 		if (repeatedAfterUncertainAttempt && failure.kind === 'status')
 			refusedAfterUncertainAttempt.set(error, failure.status);
@@ -506,11 +507,9 @@ export async function pageRequest<T = unknown>(
 			webPage,
 		};
 		if (status === 429) {
-			const waitMs =
-				1000 *
-				(secondsHeader(headers, 'retry-after') ??
-					secondsHeader(headers, 'x-ratelimit-reset') ??
-					2 ** rateLimitTries);
+			const askedSeconds =
+				secondsHeader(headers, 'retry-after') ?? secondsHeader(headers, 'x-ratelimit-reset');
+			const waitMs = 1000 * (askedSeconds ?? 2 ** rateLimitTries);
 			rateLimitTries++;
 			if (
 				rateLimitTries < RETRY_LIMITS.rateLimitTries &&
@@ -525,6 +524,7 @@ export async function pageRequest<T = unknown>(
 			throw fail(
 				failure,
 				`The ${budget} ran out: ${rateLimitTries} tries over ${Math.round(rateLimitWaitedMs / 1000)} s of waiting.`,
+				askedSeconds ? askedSeconds * 1000 : undefined,
 			);
 		}
 		if (await repeatAfter(failure)) continue;

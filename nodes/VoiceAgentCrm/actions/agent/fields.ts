@@ -374,8 +374,7 @@ const definition = z
 const toolDefinition = definition.extend({
 	parameters: z
 		.record(z.unknown(), {
-			invalid_type_error:
-				'must be a JSON Schema object, like {"type": "object", "properties": {…}}',
+			message: 'must be a JSON Schema object, like {"type": "object", "properties": {…}}',
 		})
 		.optional(),
 });
@@ -410,7 +409,7 @@ const AGENT_BODY = z
 			.nullable(),
 		ambient_sound: z
 			.enum(AMBIENT_SOUNDS, {
-				errorMap: () => ({ message: `must be one of ${AMBIENT_SOUNDS.join(', ')}, or none` }),
+				message: `must be one of ${AMBIENT_SOUNDS.join(', ')}, or none`,
 			})
 			.nullable(),
 		volume: numberWithin(0.5, 2, 'must be a number from 0.5 to 2'),
@@ -422,12 +421,12 @@ const AGENT_BODY = z
 		begin_message: z.string(),
 		begin_message_delay_ms: nonNegative,
 		max_call_duration_ms: nonNegative,
-		boosted_keywords: z.array(NON_EMPTY, { invalid_type_error: 'must be a list of words' }),
+		boosted_keywords: z.array(NON_EMPTY, { message: 'must be a list of words' }),
 		post_call_analysis_data: z.array(definition, {
-			invalid_type_error: 'must be a list of {name, type, description}',
+			message: 'must be a list of {name, type, description}',
 		}),
 		tools: z.array(toolDefinition, {
-			invalid_type_error: 'must be a list of {name, type, description, parameters}',
+			message: 'must be a list of {name, type, description, parameters}',
 		}),
 	})
 	.partial()

@@ -190,11 +190,10 @@ const keyValueEntries = z.array(
 	z.object({
 		key: NON_EMPTY,
 		// a value from an expression may be a number or a boolean: the API takes text
-		value: z
-			.union([z.string(), z.number(), z.boolean()], {
-				errorMap: () => ({ message: 'must be text' }),
-			})
-			.transform(String),
+		value: z.preprocess(
+			(value) => (typeof value === 'number' || typeof value === 'boolean' ? String(value) : value),
+			z.string({ message: 'must be text' }),
+		),
 	}),
 );
 

@@ -69,7 +69,7 @@ const FILTERS = z.object({
 	placedByWorkflow: z.string().trim().min(1).optional(),
 	status: z
 		.enum(RECORD_STATUSES, {
-			errorMap: () => ({ message: `must be one of ${RECORD_STATUSES.join(', ')}` }),
+			message: `must be one of ${RECORD_STATUSES.join(', ')}`,
 		})
 		.optional(),
 });

@@ -9,16 +9,14 @@ import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
 	sort: z.enum(['asc', 'desc'], {
-		errorMap: () => ({ message: 'must be asc (oldest first) or desc (newest first)' }),
+		message: 'must be asc (oldest first) or desc (newest first)',
 	}),
-	status: z
-		.enum(['active', 'inactive'], { errorMap: () => ({ message: 'must be active or inactive' }) })
-		.optional(),
+	status: z.enum(['active', 'inactive'], { message: 'must be active or inactive' }).optional(),
 	type: z.string().trim().optional(),
 	name: z.string().trim().optional(),
 	answer_method: z
 		.enum(['manual', 'auto'], {
-			errorMap: () => ({ message: 'must be manual (human agents) or auto (AI agent)' }),
+			message: 'must be manual (human agents) or auto (AI agent)',
 		})
 		.optional(),
 });

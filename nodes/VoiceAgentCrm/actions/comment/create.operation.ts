@@ -15,14 +15,14 @@ const COMMENT = z
 		contactId: UUID,
 		content: NON_EMPTY,
 		createdByType: z.enum(CREATOR_TYPES, {
-			errorMap: () => ({ message: `must be one of ${CREATOR_TYPES.join(', ')} (upper case)` }),
+			message: `must be one of ${CREATOR_TYPES.join(', ')} (upper case)`,
 		}),
 		createdBy: EMAIL.optional(),
 	})
 	.superRefine((comment, ctx) => {
 		if (comment.createdByType === 'USER' && !comment.createdBy) {
 			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
+				code: 'custom',
 				path: ['createdBy'],
 				message:
 					'is required when Created By Type is USER: the email of a member of the organization',
@@ -30,7 +30,7 @@ const COMMENT = z
 		}
 		if (comment.createdByType !== 'USER' && comment.createdBy) {
 			ctx.addIssue({
-				code: z.ZodIssueCode.custom,
+				code: 'custom',
 				path: ['createdBy'],
 				message: `is only accepted when Created By Type is USER; leave it empty for ${comment.createdByType}`,
 			});

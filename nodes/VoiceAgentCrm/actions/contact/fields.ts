@@ -164,7 +164,7 @@ export const updateContactFields: INodeProperties[] = [
 const additionalDataEntry = z.object({
 	type: NON_EMPTY,
 	field: NON_EMPTY,
-	value: z.string({ invalid_type_error: 'must be text' }),
+	value: z.string({ message: 'must be text' }),
 });
 
 export const contactFieldsSchema = z

@@ -15,7 +15,7 @@ const TAG = z.object({
 			/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i,
 			'must be a hex color: # then 3 or 6 hex digits, like #ff9900',
 		),
-	label: z.string({ invalid_type_error: 'must be text' }).trim().optional(),
+	label: z.string({ message: 'must be text' }).trim().optional(),
 });
 
 const LABELS = { name: 'Name', color: 'Color', label: 'Label' };

@@ -32,13 +32,10 @@ const TASK = z.object({
 	status: oneOf(TASK_STATUSES).optional(),
 	priority: oneOf(TASK_PRIORITIES).optional(),
 	assignedTo: z
-		.preprocess(
-			emailList,
-			z.array(EMAIL, { invalid_type_error: 'must be emails separated by commas' }),
-		)
+		.preprocess(emailList, z.array(EMAIL, { message: 'must be emails separated by commas' }))
 		.optional(),
 	additionalData: z
-		.preprocess(jsonObject, z.record(z.unknown(), { invalid_type_error: JSON_OBJECT_EXPECTED }))
+		.preprocess(jsonObject, z.record(z.string(), z.unknown(), { message: JSON_OBJECT_EXPECTED }))
 		.optional(),
 });
 

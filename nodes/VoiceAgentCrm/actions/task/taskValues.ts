@@ -14,7 +14,7 @@ export const TASK_PRIORITIES = ['low', 'medium', 'high'] as const;
 export const TASK_TYPES = ['custom', 'AI', 'system', 'automatization'] as const;
 
 export function oneOf<T extends readonly [string, ...string[]]>(values: T) {
-	return z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(', ')}` }) });
+	return z.enum(values, { message: `must be one of ${values.join(', ')}` });
 }
 
 /** Sorted by name, as n8n's lint wants. */

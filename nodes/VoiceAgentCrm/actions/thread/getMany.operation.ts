@@ -9,9 +9,7 @@ import { validateItem } from '../../shared/validation';
 import { apiList } from '../../transport/paging';
 
 const filtersSchema = z.object({
-	status: z
-		.enum(['open', 'closed'], { errorMap: () => ({ message: 'must be open or closed' }) })
-		.optional(),
+	status: z.enum(['open', 'closed'], { message: 'must be open or closed' }).optional(),
 	channel_id: z.string().trim().optional(),
 });
 

@@ -10,17 +10,17 @@ import { apiRequest } from '../../transport/request';
 const updateSchema = z.object({
 	threadId: NON_EMPTY,
 	status: z.enum(['unchanged', 'open', 'closed'], {
-		errorMap: () => ({ message: 'must be open, closed or unchanged' }),
+		message: 'must be open, closed or unchanged',
 	}),
 	assignment: z.enum(['unchanged', 'assign', 'unassign'], {
-		errorMap: () => ({ message: 'must be assign, unassign or unchanged' }),
+		message: 'must be assign, unassign or unchanged',
 	}),
 });
 
 const assigneeSchema = z.object({
 	assignee: UUID,
 	assigneeType: z.enum(['user', 'agent'], {
-		errorMap: () => ({ message: 'is required when an assignee is set: user or agent' }),
+		message: 'is required when an assignee is set: user or agent',
 	}),
 });
 

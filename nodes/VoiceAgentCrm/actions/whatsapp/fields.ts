@@ -44,7 +44,7 @@ const recipientSchema = z.object({
 	channelId: NON_EMPTY,
 	contactId: UUID,
 	threadId: z.string().trim(),
-	saveMessage: z.boolean({ invalid_type_error: 'must be true or false' }),
+	saveMessage: z.boolean({ message: 'must be true or false' }),
 });
 
 const RECIPIENT_LABELS = {

@@ -30,7 +30,7 @@ function isBase64(text: string): boolean {
 
 const mediaSchema = z.object({
 	mediaType: z.enum(MEDIA_TYPES, {
-		errorMap: () => ({ message: 'must be one of image, video, audio or document' }),
+		message: 'must be one of image, video, audio or document',
 	}),
 	caption: z.string(),
 	fileName: z.string().trim(),

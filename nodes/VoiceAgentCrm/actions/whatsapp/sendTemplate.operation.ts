@@ -22,13 +22,13 @@ const parameterSchema = z
 	.object(
 		{
 			type: z
-				.string({ required_error: 'is required: text, image, document, …' })
+				.string({ message: 'is required: text, image, document, …' })
 				.trim()
 				.min(1, 'is required: text, image, document, …'),
-			text: z.string({ invalid_type_error: 'must be text' }).optional(),
-			parameter_name: z.string({ invalid_type_error: 'must be text' }).optional(),
+			text: z.string({ message: 'must be text' }).optional(),
+			parameter_name: z.string({ message: 'must be text' }).optional(),
 		},
-		{ invalid_type_error: 'must be an object like {"type": "text", "text": "Ana"}' },
+		{ message: 'must be an object like {"type": "text", "text": "Ana"}' },
 	)
 	.passthrough()
 	.refine((p) => p.type !== 'text' || (typeof p.text === 'string' && p.text !== ''), {
@@ -40,13 +40,11 @@ const componentSchema = z
 	.object(
 		{
 			type: z.enum(['BODY', 'HEADER', 'BUTTON'], {
-				errorMap: () => ({ message: 'must be BODY, HEADER or BUTTON' }),
+				message: 'must be BODY, HEADER or BUTTON',
 			}),
-			parameters: z
-				.array(parameterSchema, { invalid_type_error: 'must be a list of parameters' })
-				.optional(),
+			parameters: z.array(parameterSchema, { message: 'must be a list of parameters' }).optional(),
 		},
-		{ invalid_type_error: 'must be an object like {"type": "BODY", "parameters": [...]}' },
+		{ message: 'must be an object like {"type": "BODY", "parameters": [...]}' },
 	)
 	.passthrough();
 
@@ -62,7 +60,7 @@ const templateSchema = z.object({
 			/^(?:[a-z]{2,3}(?:_[A-Za-z0-9]{2,4})?)?$/,
 			'must be a WhatsApp language code, like es, en_US or pt_BR',
 		),
-	components: z.array(componentSchema, { invalid_type_error: COMPONENTS_EXPECTED }),
+	components: z.array(componentSchema, { message: COMPONENTS_EXPECTED }),
 });
 
 const LABELS = {

@@ -11,6 +11,7 @@ import { placeCall, type PlacementEndpoint } from './placement';
 import { placementTrace, withTrace } from './trace';
 import { awaitCalls, FALLBACK_MAX_CALL_MS, WAIT_MARGIN_MS, type AwaitedCall } from './wait';
 import { putExecutionToWaitForCalls, resumeUrlOf } from './waitByWebhook';
+import { refuseUnreachableWebhookUrl } from '../../../shared/webhookReach';
 
 /** What one item asks to place: the API body, and when the call is due (its delay or schedule). */
 export interface PlacementRequest {
@@ -73,6 +74,12 @@ export function placementExecute(
 			// the resume URL of an execution that will not wait must not receive the call's events
 			if (item.settings?.resumeByWebhook && !freeWorker) delete item.placement.body.webhook_url;
 			try {
+				if (freeWorker)
+					await refuseUnreachableWebhookUrl(
+						this,
+						`${item.placement.body.webhook_url}`,
+						item.itemIndex,
+					);
 				calls.push({ item, ...(await placeCall(this, endpoint, item.placement.body, item.trace)) });
 			} catch (error) {
 				results.fail(item.itemIndex, error);

@@ -110,7 +110,7 @@ export interface WaitSettings {
 
 const WAIT_FOR = z.object({
 	waitFor: z.enum(['none', 'ended', 'analysis'], {
-		errorMap: () => ({ message: "must be one of none (Don't Wait), ended or analysis" }),
+		message: "must be one of none (Don't Wait), ended or analysis",
 	}),
 });
 
@@ -120,7 +120,7 @@ const WAIT_OPTIONS = z.object({
 		undefined,
 		'must be a number of minutes, 0 or more (0 derives it from the agent)',
 	).optional(),
-	hangUpAtTimeout: z.boolean({ invalid_type_error: 'must be true or false' }).optional(),
+	hangUpAtTimeout: z.boolean({ message: 'must be true or false' }).optional(),
 });
 
 const WAIT_LABELS = {
