@@ -19,7 +19,8 @@
  * takes minutes (the 1,000,000-row file, more), and this is a shared machine.
  *
  * Environment: N8N_CACHE_DIR (where test:n8n installed n8n), BENCH_N8N_RUNS (pairs at 10,000 rows,
- * default 0), BENCH_N8N_RUNS_100K (default 3), BENCH_N8N_RUNS_1M (default 0), BENCH_N8N_WORKFLOWS_10K
+ * default 0), BENCH_N8N_RUNS_100K (pairs of the file-fed comparison, default 3), BENCH_N8N_FILE_ROWS
+ * (its rows, default 100,000), BENCH_N8N_RUNS_1M (default 0), BENCH_N8N_WORKFLOWS_10K
  * (default automatic,fields,json,codeHttp), BENCH_N8N_WORKFLOWS_100K (default
  * idle,file,extractCodeHttpAuth,extractCodeHttp,extractAutomatic), BENCH_N8N_SKIP_BUILD=1,
  * BENCH_N8N_TMP (its folder under bench/.tmp, default n8n). A size measured replaces all of its
@@ -105,6 +106,9 @@ const AT_100K = listed(process.env.BENCH_N8N_WORKFLOWS_100K, [
 	'extractCodeHttp',
 	'extractAutomatic',
 ]);
+
+/** The rows of the file-fed comparison (100,000 unless the machine is too busy for it). */
+const FILE_ROWS = Number(process.env.BENCH_N8N_FILE_ROWS ?? 100_000);
 
 interface Measure {
 	cpuSeconds: number;
@@ -564,7 +568,7 @@ async function main(): Promise<void> {
 		await importHeaderAuth(n8n, sim.apiKey, path.join(workDir, 'header-auth.json'));
 		const sizes: Array<[number, string, number, Workflow[]]> = [
 			[10_000, '10k', Number(process.env.BENCH_N8N_RUNS ?? 0), AT_10K],
-			[100_000, '100k', Number(process.env.BENCH_N8N_RUNS_100K ?? 3), AT_100K],
+			[FILE_ROWS, `${FILE_ROWS / 1000}k`, Number(process.env.BENCH_N8N_RUNS_100K ?? 3), AT_100K],
 			[1_000_000, '1m', Number(process.env.BENCH_N8N_RUNS_1M ?? 0), ['file']],
 		];
 		const dataDir = freshDir(path.join(workDir, 'files'));
@@ -617,6 +621,8 @@ async function main(): Promise<void> {
 					measures.set(workflow, measure);
 				}
 				pairs.push(measures);
+				// the figures of the pairs so far, so that a run stopped later keeps them
+				if (pair < pairCount - 1) saveFigures(label, sizeFigures(label, workflows, pairs));
 			}
 			const figures = sizeFigures(label, workflows, pairs);
 			if (label === '1m' && figures.events_real_file_cpu_s_1m !== undefined) {
