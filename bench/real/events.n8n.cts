@@ -482,8 +482,12 @@ async function execute(
 
 const sleepMs = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const median = (values: number[]) =>
-	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The middle value; of an even count, the mean of the two middle ones. */
+function median(values: number[]): number {
+	const sorted = [...values].sort((a, b) => a - b);
+	const middle = Math.floor(sorted.length / 2);
+	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const METRICS: Array<[keyof Measure, string]> = [
 	['cpuSeconds', 'cpu'],
