@@ -192,12 +192,12 @@ class IfStandIn implements INodeType {
 }
 
 /**
- * Read/Write Files from Disk 1.1, reading one file, as n8n 2.x reads it by default: a relative path
- * from n8n's working folder, and only a file inside `~/.n8n-files` (the default of
- * N8N_RESTRICT_FILE_ACCESS_TO). `home` stands for both, as in n8n's Docker image (/home/node). The
- * errors are the real node's; the file is the binary field `data`, its details in the JSON.
+ * Read/Write Files from Disk 1.1, reading one file, as n8n 2.x reads it: a relative path from n8n's
+ * working folder, and only a file inside the allowed folder (N8N_RESTRICT_FILE_ACCESS_TO, by default
+ * `~/.n8n-files`). The errors are the real node's; the file is the binary field `data`, its details
+ * in the JSON.
  */
-export function readFileStandIn(home: string): INodeType {
+export function readFileStandIn(workingFolder: string, allowedFolder: string): INodeType {
 	return {
 		description: description('readWriteFile', 'Read/Write Files from Disk', 1.1, 1, [
 			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
@@ -208,12 +208,12 @@ export function readFileStandIn(home: string): INodeType {
 			if (/[*?[\]{}]/.test(selector)) throw unsupported(this, 'path patterns');
 			if (Object.keys(this.getNodeParameter('options', 0) as IDataObject).length)
 				throw unsupported(this, 'its options');
-			const file = path.resolve(home, selector);
+			const file = path.resolve(workingFolder, selector);
 			if (!existsSync(file))
 				throw new NodeOperationError(this.getNode(), 'No file(s) found', {
 					description: `No file matching the selector "${selector}" found`,
 				});
-			const fromAllowed = path.relative(path.join(home, '.n8n-files'), file);
+			const fromAllowed = path.relative(allowedFolder, file);
 			if (fromAllowed.startsWith('..') || path.isAbsolute(fromAllowed))
 				throw new NodeOperationError(this.getNode(), 'Access to the file is not allowed.');
 			const binary = await this.helpers.prepareBinaryData(readFileSync(file), file);

@@ -58,9 +58,13 @@ export function exampleHome(): string {
 	return made;
 }
 
-/** The base nodes the examples use, Read/Write Files from Disk reading from `exampleHome()`. */
+/** The base nodes the examples use, Read/Write Files from Disk as in n8n's Docker image, at `exampleHome()`. */
 export function exampleStandIns() {
-	return { ...BASE_NODE_STAND_INS, 'n8n-nodes-base.readWriteFile': readFileStandIn(exampleHome()) };
+	const folder = exampleHome();
+	return {
+		...BASE_NODE_STAND_INS,
+		'n8n-nodes-base.readWriteFile': readFileStandIn(folder, path.join(folder, N8N_FILES)),
+	};
 }
 
 export function loadExample(file: string): WorkflowJson {
