@@ -63,7 +63,7 @@ export async function runEventFileTest(
 		path.join(importDir, EVENT_FILE_EXAMPLE),
 	);
 	await n8n.cliOk(['import:workflow', '--separate', `--input=${importDir}`]);
-	const id = (await workflowIds(n8n)).get(workflow.name);
+	const id = (await workflowIds(n8n)).get(String(workflow.name));
 	check(!!id, `${EVENT_FILE_EXAMPLE}: imported into n8n unchanged (workflow id ${id})`);
 
 	const storedBefore = storedEvents(sim.org).length;
