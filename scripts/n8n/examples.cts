@@ -179,7 +179,10 @@ export async function runExamples(
  * here: `.n8n-files/<a sample file of examples/>`, read from n8n's working folder inside the folder
  * n8n 2.x allows by default (`~/.n8n-files`; n8n's Docker image works in its home).
  */
-export function checkShippedFilePaths(file: string, workflow: Pick<WorkflowJson, 'nodes'>): void {
+export function checkShippedFilePaths(
+	file: string,
+	workflow: { nodes: Array<{ type: string; parameters: { fileSelector?: unknown } }> },
+): void {
 	const paths = workflow.nodes
 		.filter((n) => n.type === 'n8n-nodes-base.readWriteFile')
 		.map((n) => String(n.parameters.fileSelector));
