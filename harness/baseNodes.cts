@@ -6,6 +6,8 @@ import type {
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { jsonParse, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /**
  * Stand-ins for the few n8n-nodes-base nodes the example workflows use, so that the engine tests
@@ -199,6 +201,46 @@ class ErrorTriggerStandIn implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return [this.getInputData()];
 	}
+}
+
+/**
+ * Read/Write Files from Disk 1.1, reading one file, as n8n 2.x reads it: a relative path from n8n's
+ * working folder, and only a file inside the allowed folder (N8N_RESTRICT_FILE_ACCESS_TO, by default
+ * `~/.n8n-files`). The errors are the real node's; the file is the binary field `data`, its details
+ * in the JSON.
+ */
+export function readFileStandIn(workingFolder: string, allowedFolder: string): INodeType {
+	return {
+		description: description('readWriteFile', 'Read/Write Files from Disk', 1.1, 1, [
+			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
+			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
+		]),
+		async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+			const selector = this.getNodeParameter('fileSelector', 0) as string;
+			if (/[*?[\]{}]/.test(selector)) throw unsupported(this, 'path patterns');
+			if (Object.keys(this.getNodeParameter('options', 0) as IDataObject).length)
+				throw unsupported(this, 'its options');
+			const file = path.resolve(workingFolder, selector);
+			if (!existsSync(file))
+				throw new NodeOperationError(this.getNode(), 'No file(s) found', {
+					description: `No file matching the selector "${selector}" found`,
+				});
+			const fromAllowed = path.relative(allowedFolder, file);
+			if (fromAllowed.startsWith('..') || path.isAbsolute(fromAllowed))
+				throw new NodeOperationError(this.getNode(), 'Access to the file is not allowed.');
+			const binary = await this.helpers.prepareBinaryData(readFileSync(file), file);
+			const { mimeType, fileType, fileName, fileExtension, fileSize } = binary;
+			return [
+				[
+					{
+						json: { mimeType, fileType, fileName, fileExtension, fileSize },
+						binary: { data: binary },
+						pairedItem: { item: 0 },
+					},
+				],
+			];
+		},
+	};
 }
 
 /** The stand-ins by node type, as `runWorkflow`'s extra node types. */

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import type { IDataObject, INode, INodeExecutionData, IRun } from 'n8n-workflow';
 
-import { BASE_NODE_STAND_INS } from './baseNodes.cts';
+import { BASE_NODE_STAND_INS, readFileStandIn } from './baseNodes.cts';
 import {
 	runWorkflow,
 	runWorkflowFromPoll,
@@ -26,6 +27,46 @@ export function exampleFiles(): string[] {
 		.sort();
 }
 
+/**
+ * The folder, relative to n8n's working folder, that the examples read their files from: n8n 2.x
+ * reads files only inside `~/.n8n-files` by default, and n8n's Docker image works in its home
+ * folder, so `.n8n-files/<file>` is read there as shipped (README, "Example workflows").
+ */
+export const N8N_FILES = '.n8n-files';
+
+/** The sample files beside the examples (what they read from `.n8n-files/`). */
+export function exampleSamples(): string[] {
+	return readdirSync(EXAMPLES_DIR)
+		.filter((file) => !file.endsWith('.json'))
+		.sort();
+}
+
+let home: string | undefined;
+
+/**
+ * n8n's home and working folder for the examples run here: its `.n8n-files/` holds the samples,
+ * where the README tells a user to put them. Made once per process, removed at its exit.
+ */
+export function exampleHome(): string {
+	if (home) return home;
+	const made = mkdtempSync(path.join(tmpdir(), 'voice-agent-crm-examples-'));
+	mkdirSync(path.join(made, N8N_FILES));
+	for (const file of exampleSamples())
+		copyFileSync(path.join(EXAMPLES_DIR, file), path.join(made, N8N_FILES, file));
+	process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+	home = made;
+	return made;
+}
+
+/** The base nodes the examples use, Read/Write Files from Disk as in n8n's Docker image, at `exampleHome()`. */
+export function exampleStandIns() {
+	const folder = exampleHome();
+	return {
+		...BASE_NODE_STAND_INS,
+		'n8n-nodes-base.readWriteFile': readFileStandIn(folder, path.join(folder, N8N_FILES)),
+	};
+}
+
 export function loadExample(file: string): WorkflowJson {
 	return JSON.parse(readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as WorkflowJson;
 }
@@ -40,7 +81,7 @@ export async function runExample(
 	workflow: WorkflowJson,
 	credentials: CredentialData,
 ): Promise<IRun> {
-	return await runWorkflow(workflow, credentials, BASE_NODE_STAND_INS);
+	return await runWorkflow(workflow, credentials, exampleStandIns());
 }
 
 /** The example's trigger in an active workflow: its parameters, polled through n8n-core's PollContext. */
@@ -65,7 +106,7 @@ export async function runExampleAfterPoll(
 		credentials,
 		triggerOf(workflow)!.name,
 		pollOutput,
-		BASE_NODE_STAND_INS,
+		exampleStandIns(),
 	);
 }
 

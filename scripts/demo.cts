@@ -12,6 +12,7 @@ import type { CredentialData } from '../harness/engine.cts';
 import {
 	activateTrigger,
 	loadExample,
+	N8N_FILES,
 	outputOf,
 	runExample,
 	runExampleAfterPoll,
@@ -195,6 +196,51 @@ async function followUpFinishedCall(
 	print('   Next poll: nothing new (each finished call is emitted once)');
 }
 
+async function listVoices(sim: Simulator, credentials: CredentialData): Promise<void> {
+	const example = 'list-voices.json';
+	print(`4. The voices an agent can speak with (examples/${example})`);
+	const run = await runExample(loadExample(example), credentials);
+	succeeded(run, example);
+	const voices = outputOf(run, 'List Voices');
+	const catalog = sim.requestsTo('GET', '/v1/agents/voices').length;
+	check(
+		voices.length > 0 && voices.every((voice) => voice.id && voice.name) && catalog === 1,
+		`${example}: expected the voices in one request, got ${voices.length} items in ${catalog} requests`,
+	);
+	print(
+		`   ${voices.length} voices in 1 request, e.g. ${voices
+			.slice(0, 3)
+			.map((voice) => `${voice.name} (${voice.id})`)
+			.join(', ')}`,
+	);
+}
+
+async function sendFile(sim: Simulator, credentials: CredentialData): Promise<void> {
+	const example = 'send-crm-export-file-as-events.json';
+	print(`5. A CRM export file sent as events (examples/${example})`);
+	print(
+		`   Read/Write Files from Disk reads ${N8N_FILES}/crm-export.csv, where the README says to put it (here the sample beside the example)`,
+	);
+	const before = sim.requestsTo('POST', '/v1/events').length;
+	const run = await runExample(loadExample(example), credentials);
+	succeeded(run, example);
+	const [result] = outputOf(run, 'Send Events from the File');
+	const summary = result?.summary as IDataObject | undefined;
+	const requests = sim.requestsTo('POST', '/v1/events').length - before;
+	check(
+		summary?.rows_read === 7 && summary.created === 5 && summary.requests === 1 && requests === 1,
+		`${example}: expected 7 rows read and 5 created in 1 request, got ${JSON.stringify(summary)}`,
+	);
+	print(`   ${summary.rows_read} rows in ${requests} request: ${statusCounts(summary)}`);
+	for (const row of (result.not_accepted as IDataObject[]) ?? [])
+		print(`   Row ${row.row}: ${row.status}, ${row.reason}`);
+	const resultFile =
+		run.data.resultData.runData['Send Events from the File']?.[0]?.data?.main?.[0]?.[0]?.binary
+			?.data;
+	check(resultFile?.fileName, `${example}: expected the rows not accepted as a file`);
+	print(`   One summary item for the file; the rows not accepted also as ${resultFile.fileName}`);
+}
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	const sim = await startSimulator();
@@ -218,6 +264,10 @@ async function main(): Promise<void> {
 		await syncCrmRows(sim, credentials);
 		print();
 		await followUpFinishedCall(sim, credentials, trigger, call);
+		print();
+		await listVoices(sim, credentials);
+		print();
+		await sendFile(sim, credentials);
 		print();
 		await syncCrmContacts(sim, credentials);
 		print();

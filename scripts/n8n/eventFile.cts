@@ -1,18 +1,18 @@
 /**
  * Event → Send from a file in the real n8n: the shipped example (Read/Write Files from Disk →
- * Event → Send), pointed at a CSV on disk the way a user points it at their export, run with
- * `n8n execute` in n8n's filesystem binary mode. The file: the sample beside the example and 250
- * more rows, so that it takes three requests. Run twice: the second run stores nothing again.
- *
- * The example reads a path n8n must be allowed to read (N8N_RESTRICT_FILE_ACCESS_TO), so it is run
- * here, with that folder allowed, and taken out of the examples the generic runner executes.
+ * Event → Send), imported byte for byte, with the user's export where the README tells them to put
+ * it (`.n8n-files/crm-export.csv` in n8n's home, its working folder), run with `n8n execute` in
+ * n8n's filesystem binary mode and n8n's default file access (only `~/.n8n-files`), as in n8n's
+ * Docker image. The file: the sample beside the example and 250 more rows, so that it takes three
+ * requests. Run twice: the second run stores nothing again.
  */
-import { appendFileSync, copyFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import type { Simulator } from '../../simulator/index.cts';
 import { storedEvents } from '../../simulator/index.cts';
-import type { WorkflowJson } from './examples.cts';
+import { loadExample, N8N_FILES } from '../../harness/examples.cts';
+import { checkShippedFilePaths, workflowIds } from './examples.cts';
 import {
 	check,
 	freshDir,
@@ -23,7 +23,6 @@ import {
 	ROOT,
 	run,
 	tail,
-	writeJson,
 } from './lib.cts';
 
 export const EVENT_FILE_EXAMPLE = 'send-crm-export-file-as-events.json';
@@ -44,7 +43,11 @@ export async function runEventFileTest(
 	if (examples.includes(EVENT_FILE_EXAMPLE))
 		examples.splice(examples.indexOf(EVENT_FILE_EXAMPLE), 1);
 	const folder = freshDir(path.join(workDir, 'event-file'));
-	const csv = path.join(folder, 'crm-export.csv');
+	const workflow = loadExample(EVENT_FILE_EXAMPLE);
+	checkShippedFilePaths(EVENT_FILE_EXAMPLE, workflow);
+	// n8n's home, where a user of n8n's Docker image puts the export: /home/node/.n8n-files
+	mkdirSync(path.join(n8n.userFolder, N8N_FILES), { recursive: true });
+	const csv = path.join(n8n.userFolder, N8N_FILES, 'crm-export.csv');
 	copyFileSync(path.join(ROOT, 'examples', 'crm-export.csv'), csv);
 	const extra = Array.from(
 		{ length: 250 },
@@ -53,25 +56,19 @@ export async function runEventFileTest(
 	);
 	appendFileSync(csv, `${extra.join('\r\n')}\r\n`);
 
-	const example = JSON.parse(
-		readFileSync(path.join(ROOT, 'examples', EVENT_FILE_EXAMPLE), 'utf8'),
-	) as WorkflowJson;
-	const workflow = {
-		...example,
-		id: 'eventFileExample',
-		nodes: example.nodes.map((node) =>
-			node.name === 'Read CRM Export'
-				? { ...node, parameters: { ...node.parameters, fileSelector: csv } }
-				: node,
-		),
-	};
-	const file = path.join(folder, 'workflow.json');
-	writeJson(file, workflow);
-	await n8n.cliOk(['import:workflow', `--input=${file}`]);
+	// byte for byte: the file users import
+	const importDir = freshDir(path.join(folder, 'import'));
+	copyFileSync(
+		path.join(ROOT, 'examples', EVENT_FILE_EXAMPLE),
+		path.join(importDir, EVENT_FILE_EXAMPLE),
+	);
+	await n8n.cliOk(['import:workflow', '--separate', `--input=${importDir}`]);
+	const id = (await workflowIds(n8n)).get(String(workflow.name));
+	check(!!id, `${EVENT_FILE_EXAMPLE}: imported into n8n unchanged (workflow id ${id})`);
 
 	const storedBefore = storedEvents(sim.org).length;
 	const stored = () => storedEvents(sim.org).length - storedBefore;
-	const first = await executeFileWorkflow(n8n, sim, folder);
+	const first = await executeFileWorkflow(n8n, sim, id!);
 	check(
 		first.json.file_name === 'crm-export.csv' &&
 			first.json.summary?.rows_read === 257 &&
@@ -91,7 +88,7 @@ export async function runEventFileTest(
 	);
 	check(stored() === 255, `${EVENT_FILE_EXAMPLE}: the simulator stored the 255 events`);
 
-	const again = await executeFileWorkflow(n8n, sim, folder);
+	const again = await executeFileWorkflow(n8n, sim, id!);
 	check(
 		again.json.summary?.created === 0 && again.json.summary.duplicate === 255 && stored() === 255,
 		`${EVENT_FILE_EXAMPLE}: the same file again stores nothing twice (255 answered duplicate)`,
@@ -102,19 +99,16 @@ export async function runEventFileTest(
 async function executeFileWorkflow(
 	n8n: N8nInstance,
 	sim: Simulator,
-	folder: string,
+	id: string,
 ): Promise<FileOutput> {
 	const start = Date.now();
 	const result = await run(
 		n8n.install.nodeBin,
-		[n8n.install.n8nBin, 'execute', '--id=eventFileExample', '--rawOutput'],
+		[n8n.install.n8nBin, 'execute', `--id=${id}`, '--rawOutput'],
 		{
+			// n8n's home is its working folder, as in its Docker image; file access left at n8n's default
 			cwd: n8n.userFolder,
-			env: {
-				...n8n.env(),
-				N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
-				N8N_RESTRICT_FILE_ACCESS_TO: folder,
-			},
+			env: { ...n8n.env(), HOME: n8n.userFolder, N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
 			logFile: path.join(n8n.logDir, 'n8n-event-file.log'),
 			timeoutMs: 300_000,
 		},

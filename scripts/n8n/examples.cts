@@ -11,6 +11,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { exampleSamples, N8N_FILES } from '../../harness/examples.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import { storedEvents, VOICES } from '../../simulator/index.cts';
 import {
@@ -128,6 +129,7 @@ export async function runExamples(
 		const workflow = JSON.parse(readFileSync(source, 'utf8')) as WorkflowJson;
 		workflows.set(file, workflow);
 		checkNodeTypes(file, workflow);
+		checkShippedFilePaths(file, workflow);
 		// byte for byte: the file users import
 		copyFileSync(source, path.join(importDir, file));
 	}
@@ -189,6 +191,28 @@ export async function runExamples(
 		EXPECTATIONS[file]?.({ file, workflow, items, lastNode, sim });
 	}
 	return { live };
+}
+
+/**
+ * The paths an example's Read/Write Files from Disk nodes read, as shipped and never rewritten
+ * here: `.n8n-files/<a sample file of examples/>`, read from n8n's working folder inside the folder
+ * n8n 2.x allows by default (`~/.n8n-files`; n8n's Docker image works in its home).
+ */
+export function checkShippedFilePaths(
+	file: string,
+	workflow: { nodes: Array<{ type: string; parameters: { fileSelector?: unknown } }> },
+): void {
+	const paths = workflow.nodes
+		.filter((n) => n.type === 'n8n-nodes-base.readWriteFile')
+		.map((n) => String(n.parameters.fileSelector));
+	if (!paths.length) return;
+	const samples = exampleSamples();
+	check(
+		paths.every(
+			(p) => p.startsWith(`${N8N_FILES}/`) && samples.includes(p.slice(N8N_FILES.length + 1)),
+		),
+		`${file}: reads ${paths.join(', ')} as shipped (a sample of examples/, in n8n's default file folder)`,
+	);
 }
 
 /** The node types and the credential reference a user's import needs. */

@@ -7,7 +7,9 @@ set -euo pipefail
 N8N_VERSION="${N8N_VERSION:-2.38.7}"
 NODE24_VERSION="${NODE24_VERSION:-24.21.0}"
 CACHE_DIR="${N8N_CACHE_DIR:-$HOME/.cache/n8n-nodes-voice-agent-crm/n8n-$N8N_VERSION}"
-MARKER="$CACHE_DIR/.installed-n8n-$N8N_VERSION-node-$NODE24_VERSION"
+# The marker names what is in place: a cache of an earlier marker is completed by the steps below,
+# each of which skips what is already there (so a cache others reuse is never installed again).
+MARKER="$CACHE_DIR/.installed-n8n-$N8N_VERSION-node-$NODE24_VERSION-peers-1"
 
 log() { echo "[test:n8n install] $*" >&2; }
 
@@ -64,6 +66,27 @@ if ! (cd "$SQLITE_DIR" && node -e "require('./lib/sqlite3')" 2>/dev/null); then
 	fi
 	(cd "$SQLITE_DIR" && node -e "require('./lib/sqlite3')")
 fi
+
+# Peer dependencies that --legacy-peer-deps leaves out and a node of n8n-nodes-base requires when
+# it loads: ts-ics (Extract from File's iCalendar reader) requires date-fns ^2, so without it
+# Extract from File does not load ("Cannot find module 'date-fns'"). Installed beside, in a folder
+# of its own, then renamed into node_modules in one step: an n8n already running from this cache
+# never sees a half-copied module, and nothing else in the tree is touched.
+N8N_MODULES="$CACHE_DIR/n8n/node_modules"
+ensure_peer() { # <package> <version> <the module that requires it>
+	local name="$1" version="$2" from="$3"
+	if (cd "$N8N_MODULES/$from" && node -e "require.resolve('$name')" 2>/dev/null); then return; fi
+	log "installing $name@$version (a peer dependency of $from)"
+	local staging
+	staging="$(mktemp -d "$CACHE_DIR/.peer-XXXXXX")"
+	echo '{"name":"peer-holder","private":true}' > "$staging/package.json"
+	npm install --prefix "$staging" --no-audit --no-fund --no-save --no-package-lock --ignore-scripts --loglevel=error "$name@$version" >&2
+	# -T: fails instead of moving it inside when another install put it there meanwhile
+	mv -T "$staging/node_modules/$name" "$N8N_MODULES/$name" 2>/dev/null || true
+	rm -rf "$staging"
+	(cd "$N8N_MODULES/$from" && node -e "require.resolve('$name')")
+}
+ensure_peer date-fns 2.30.0 ts-ics
 
 touch "$MARKER"
 log "installed in $(( $(date +%s) - start ))s"

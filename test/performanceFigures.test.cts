@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The benchmark figures the docs quote are those of `bench/results.json`. Each quote is a piece of
+ * a doc with `{key}` where results.json's figure goes (`{key:1}`: with 1 decimal), so that a new
+ * bench run or an edited doc that no longer agree fail here.
+ */
+
+const ROOT = path.resolve(__dirname, '..');
+const RESULTS = JSON.parse(
+	readFileSync(path.join(ROOT, 'bench', 'results.json'), 'utf8'),
+) as Record<string, number>;
+
+/**
+ * A row of a performance table: CPU (runner) | the ratios | wall | peak memory | memory ratio;
+ * `measured` names the workflow's keys with `*` for the figure (`file_*_50k`).
+ */
+function row(label: string, measured: string, ratios: string, memoryRatio: string): string {
+	const figure = (name: string, format = '') =>
+		`{events_real_${measured.replace('*', name)}${format}}`;
+	return `| ${label} | ${figure('cpu_s')} s (${figure('runner_cpu_s')} s) | ${ratios} | ${figure('wall_s', ':0')} s | ${figure('peak_rss_mib')} MiB | ${memoryRatio} |`;
+}
+
+/** A ratio of the file-fed comparison: `<workflow>_vs_<baseline>_<ratio>_50k`. */
+const vs = (workflow: string, baseline: string, ratio: string) =>
+	`{events_real_${workflow}_vs_${baseline}_${ratio}_50k}`;
+const AUTH = 'extractCodeHttpAuth';
+const PLAIN = 'extractCodeHttp';
+const compared = (workflow: string) =>
+	`**${vs(workflow, AUTH, 'cpu_ratio')}** | **${vs(workflow, PLAIN, 'cpu_ratio')}** | **${vs(workflow, AUTH, 'cpu_above_idle_ratio')}**`;
+
+const QUOTES: Array<[doc: string, quote: string]> = [
+	['README.md', `50,000 rows from a file cost ${vs('file', AUTH, 'cpu_ratio')}× the CPU`],
+	[
+		'README.md',
+		'1,000,000 rows went in\n{events_file_requests_1m} requests at {events_file_peak_rss_mib_1m} MiB',
+	],
+	['docs/events.md', 'a million rows peaked at {events_file_peak_rss_mib_1m} MiB'],
+	['docs/performance.md', '50,000 rows, {events_real_pairs_50k} pair'],
+	['docs/performance.md', row("idle (n8n's start and exit)", 'idle_*_50k', '– | – | –', '–')],
+	[
+		'docs/performance.md',
+		row(
+			'Event → Send from the file',
+			'file_*_50k',
+			compared('file'),
+			vs('file', AUTH, 'peak_rss_ratio'),
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Extract from File → Event → Send, Map Automatically',
+			'extractAutomatic_*_50k',
+			compared('extractAutomatic'),
+			vs('extractAutomatic', AUTH, 'peak_rss_ratio'),
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Extract from File → Code → HTTP Request, plain header',
+			`${PLAIN}_*_50k`,
+			`${vs(PLAIN, AUTH, 'cpu_ratio')} | 1 | ${vs(PLAIN, AUTH, 'cpu_above_idle_ratio')}`,
+			vs(PLAIN, AUTH, 'peak_rss_ratio'),
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Extract from File → Code → HTTP Request, Header Auth',
+			`${AUTH}_*_50k`,
+			`1 | ${vs(AUTH, PLAIN, 'cpu_ratio')} | 1`,
+			'1',
+		),
+	],
+	[
+		'docs/performance.md',
+		'{events_real_file_cpu_s_1m} s of CPU ({events_real_file_runner_cpu_s_1m:1} s the task runner),\n{events_real_file_wall_s_1m:0} s wall, a {events_file_peak_rss_mib_1m} MiB peak, {events_file_requests_1m} requests',
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Event → Send, Map Automatically',
+			'automatic_*_10k',
+			'**{events_real_cpu_ratio_vs_code_http_10k}**',
+			'{events_real_peak_rss_ratio_vs_code_http_10k}',
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Event → Send, Map Each Field Below, dragged fields (`{{ $json.email }}`)',
+			'fields_*_10k',
+			'**{events_real_fields_cpu_ratio_vs_code_http_10k}**',
+			'{events_real_fields_peak_rss_ratio_vs_code_http_10k}',
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Event → Send, JSON, one computed expression per item',
+			'json_*_10k',
+			'**{events_real_json_cpu_ratio_vs_code_http_10k}**',
+			'{events_real_json_peak_rss_ratio_vs_code_http_10k}',
+		),
+	],
+	[
+		'docs/performance.md',
+		row(
+			'Code node grouping rows by 100 + HTTP Request (the baseline)',
+			'codeHttp_*_10k',
+			'**1.00**',
+			'1.00',
+		),
+	],
+];
+
+/** The quote with results.json's figures in place of its keys. */
+function filled(quote: string): string {
+	return quote.replace(/{(\w+)(?::(\d))?}/g, (_, key: string, decimals?: string) => {
+		const value = RESULTS[key];
+		if (value === undefined) throw new Error(`bench/results.json has no ${key}`);
+		const digits = decimals === undefined ? undefined : Number(decimals);
+		return value.toLocaleString('en', {
+			minimumFractionDigits: digits,
+			maximumFractionDigits: digits ?? 20,
+		});
+	});
+}
+
+describe("the docs' benchmark figures", () => {
+	it.each(QUOTES)('%s quotes bench/results.json: %s', (doc, quote) => {
+		expect(readFileSync(path.join(ROOT, doc), 'utf8')).toContain(filled(quote));
+	});
+});
