@@ -16,12 +16,7 @@ import {
 	runFailure,
 	triggerOf,
 } from '../harness/examples.cts';
-import {
-	runNode,
-	runWorkflow,
-	type CredentialData,
-	type WorkflowJson,
-} from '../harness/engine.cts';
+import { runNode, type CredentialData, type WorkflowJson } from '../harness/engine.cts';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
 import { driveCallToEnd, MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
