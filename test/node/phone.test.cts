@@ -93,12 +93,13 @@ describe('phone inputs', () => {
 		const found: INodeProperties[] = [];
 		const walk = (properties: INodeProperties[], inFilters: boolean) => {
 			for (const property of properties) {
-				// Contact → Get Many's phone filter is a partial text match, not a number to call
+				// Contact → Get Many's phone filter is a partial text match, and Create or Update's
+				// Column Names name a file's column: neither is a number to call
 				if (checked.has(property.name) && !inFilters) found.push(property);
 				const nested = (property.options ?? []) as Array<INodeProperties | { values?: unknown }>;
 				walk(
 					nested.filter((o): o is INodeProperties => 'type' in o),
-					inFilters || property.name === 'filters',
+					inFilters || ['filters', 'columnNames'].includes(property.name),
 				);
 			}
 		};
