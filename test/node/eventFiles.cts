@@ -21,6 +21,16 @@ export function fileItem(
 	};
 }
 
+/** `count` CSV rows of one customer's purchases, a minute apart; `tag` keeps runs apart. */
+export function purchases(tag: string, count: number, from = 0): string {
+	const lines = ['event_name,email,occurred_at,value'];
+	for (let i = from; i < from + count; i++)
+		lines.push(
+			`Purchase Completed,${tag}-${i % 7}@example.com,${new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString()},${(i % 90) + 9.9}`,
+		);
+	return `${lines.join('\n')}\n`;
+}
+
 export const FROM_FILE: INodeParameters = {
 	resource: 'event',
 	operation: 'send',
