@@ -13,10 +13,12 @@
  *    URLs set on activation and restored on deactivation.
  * 5. In parallel, the editor in headless Chromium (browser.cts): sign-in, "Place AI Call" from the
  *    nodes panel, its form, the credential test.
+ * 6. A Stop as the editor's button does it, while the node's request is on its way (stop.cts): what
+ *    n8n saves of the stopped execution for Tag → Create and for a file's run stopped mid-file.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
- * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable scheduler for the trigger),
- * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable
+ * scheduler for the trigger), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,6 +29,7 @@ import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
+import { runStopTest } from './stop.cts';
 import {
 	buildAndPack,
 	byHandInstallScript,
@@ -81,8 +84,12 @@ async function main(): Promise<void> {
 	const userFolder = mkdtempSync(path.join(tmpdir(), `${PACKAGE_NAME}-test-n8n-`));
 	const n8n = new N8nInstance(install, userFolder, logDir, await freePort());
 	n8n.taskBrokerPort = await freePort();
+	// n8n's home is its working folder, as in its Docker image: Read/Write Files from Disk reads its
+	// .n8n-files there (n8n's default file access)
+	n8n.extraEnv = { HOME: userFolder };
 	// opt-in: with them on, 2.38.7 polls but the live check saw no execution (docs/n8n-3.md)
-	if (process.env.TEST_N8N_DURABLE_POLLING === '1') n8n.extraEnv = DURABLE_POLLING_ENV;
+	if (process.env.TEST_N8N_DURABLE_POLLING === '1')
+		n8n.extraEnv = { ...n8n.extraEnv, ...DURABLE_POLLING_ENV };
 	log(`n8n user folder: ${userFolder}`);
 	const version = (await n8n.cliOk(['--version'])).stdout.trim();
 	check(
@@ -153,6 +160,8 @@ async function main(): Promise<void> {
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
 		if (rejected) throw rejected.reason;
+		if (process.env.TEST_N8N_SKIP_STOP !== '1')
+			await timed('stop in the editor', () => runStopTest(n8n, sim));
 		if (triggerTest)
 			await timed('instant trigger across a restart', () =>
 				runInstantTriggerAcrossRestart(n8n, sim, owner),

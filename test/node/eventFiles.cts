@@ -3,6 +3,8 @@ import type { IBinaryKeyData, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, storedEvents, type Simulator } from '../../simulator/index.cts';
 
+export { purchases } from '../../harness/purchases.cts';
+
 /** What the tests of Event → Send from a file share. */
 
 /** A file as an earlier node (Read/Write Files from Disk, HTTP Request) hands it on: its bytes in the item's binary field. */
@@ -19,16 +21,6 @@ export function fileItem(
 			fileName,
 		},
 	};
-}
-
-/** `count` CSV rows of one customer's purchases, a minute apart; `tag` keeps runs apart. */
-export function purchases(tag: string, count: number, from = 0): string {
-	const lines = ['event_name,email,occurred_at,value'];
-	for (let i = from; i < from + count; i++)
-		lines.push(
-			`Purchase Completed,${tag}-${i % 7}@example.com,${new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString()},${(i % 90) + 9.9}`,
-		);
-	return `${lines.join('\n')}\n`;
 }
 
 export const FROM_FILE: INodeParameters = {
