@@ -25,6 +25,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { N8N_FILES } from '../../harness/examples.cts';
 import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
 import { runEventFileTest } from './eventFile.cts';
@@ -84,12 +85,8 @@ async function main(): Promise<void> {
 	const userFolder = mkdtempSync(path.join(tmpdir(), `${PACKAGE_NAME}-test-n8n-`));
 	const n8n = new N8nInstance(install, userFolder, logDir, await freePort());
 	n8n.taskBrokerPort = await freePort();
-	// n8n's home is its working folder, as in its Docker image: Read/Write Files from Disk reads its
-	// .n8n-files there (n8n's default file access)
-	n8n.extraEnv = { HOME: userFolder };
 	// opt-in: with them on, 2.38.7 polls but the live check saw no execution (docs/n8n-3.md)
-	if (process.env.TEST_N8N_DURABLE_POLLING === '1')
-		n8n.extraEnv = { ...n8n.extraEnv, ...DURABLE_POLLING_ENV };
+	if (process.env.TEST_N8N_DURABLE_POLLING === '1') n8n.extraEnv = DURABLE_POLLING_ENV;
 	log(`n8n user folder: ${userFolder}`);
 	const version = (await n8n.cliOk(['--version'])).stdout.trim();
 	check(
@@ -130,7 +127,12 @@ async function main(): Promise<void> {
 			);
 		}
 
-		// 4 and 5: one running n8n
+		// 4 and 5: one running n8n. Its Read/Write Files from Disk reads the Stop check's file from
+		// .n8n-files in the folder it runs in (n8n's default is ~/.n8n-files: this user's home)
+		n8n.extraEnv = {
+			...n8n.extraEnv,
+			N8N_RESTRICT_FILE_ACCESS_TO: path.join(userFolder, N8N_FILES),
+		};
 		await timed('n8n start', () => n8n.start());
 		log(`n8n: serving ${n8n.url}`);
 		const owner = await setUpOwner(n8n);

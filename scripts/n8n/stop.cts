@@ -66,7 +66,7 @@ async function stopTagCreate(n8n: N8nInstance, sim: Simulator): Promise<void> {
 }
 
 async function stopFileMidway(n8n: N8nInstance, sim: Simulator): Promise<void> {
-	// n8n's home is its working folder (run.cts), where Read/Write Files from Disk may read
+	// where the running n8n's Read/Write Files from Disk may read (run.cts)
 	mkdirSync(path.join(n8n.userFolder, N8N_FILES), { recursive: true });
 	const tag = randomUUID().slice(0, 8);
 	writeFileSync(path.join(n8n.userFolder, N8N_FILES, FILE), purchases(`stop-${tag}`, FILE_ROWS));

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { continueOrThrow, errorJson } from '../../../shared/operation';
-import { cancelSignalOf, noteStop } from '../../../transport/request';
 import {
 	FileReadError,
 	readRecords,
 	type FileEncoding,
 	type FileFormat,
 } from '../../../shared/fileRows';
+import { cancelSignalOf, noteStop } from '../../../transport/request';
 import { BatchSender, type RowsInBalance } from '../batches';
 import {
 	automaticColumns,
