@@ -13,6 +13,12 @@ const RESULTS = JSON.parse(
 ) as Record<string, number>;
 
 /**
+ * The file-fed comparison the docs quote: the one `npm run bench:n8n` measured last (its rows give
+ * its keys' size, `_50k` for 50,000). A new one fails every quote below until the docs give its figures.
+ */
+const SIZE = `${RESULTS.events_real_comparison_rows / 1000}k`;
+
+/**
  * A row of a performance table: CPU (runner) | the ratios | wall | peak memory | memory ratio;
  * `measured` names the workflow's keys with `*` for the figure (`file_*_50k`).
  */
@@ -22,28 +28,36 @@ function row(label: string, measured: string, ratios: string, memoryRatio: strin
 	return `| ${label} | ${figure('cpu_s')} s (${figure('runner_cpu_s')} s) | ${ratios} | ${figure('wall_s', ':0')} s | ${figure('peak_rss_mib')} MiB | ${memoryRatio} |`;
 }
 
-/** A ratio of the file-fed comparison: `<workflow>_vs_<baseline>_<ratio>_50k`. */
+/** A ratio of the file-fed comparison: `<workflow>_vs_<baseline>_<ratio>_<size>`. */
 const vs = (workflow: string, baseline: string, ratio: string) =>
-	`{events_real_${workflow}_vs_${baseline}_${ratio}_50k}`;
+	`{events_real_${workflow}_vs_${baseline}_${ratio}_${SIZE}}`;
 const AUTH = 'extractCodeHttpAuth';
 const PLAIN = 'extractCodeHttp';
 const compared = (workflow: string) =>
 	`**${vs(workflow, AUTH, 'cpu_ratio')}** | **${vs(workflow, PLAIN, 'cpu_ratio')}** | **${vs(workflow, AUTH, 'cpu_above_idle_ratio')}**`;
 
 const QUOTES: Array<[doc: string, quote: string]> = [
-	['README.md', `50,000 rows from a file cost ${vs('file', AUTH, 'cpu_ratio')}× the CPU`],
+	[
+		'README.md',
+		`{events_real_comparison_rows} rows from a file cost ${vs('file', AUTH, 'cpu_ratio')}× the CPU`,
+	],
+	[
+		'README.md',
+		`Header Auth credential and ${vs('file', AUTH, 'peak_rss_ratio')}× its memory ({events_real_pairs_${SIZE}} pair`,
+	],
 	[
 		'README.md',
 		'1,000,000 rows went in\n{events_file_requests_1m} requests at {events_file_peak_rss_mib_1m} MiB',
 	],
 	['docs/events.md', 'a million rows peaked at {events_file_peak_rss_mib_1m} MiB'],
-	['docs/performance.md', '50,000 rows, {events_real_pairs_50k} pair'],
-	['docs/performance.md', row("idle (n8n's start and exit)", 'idle_*_50k', '– | – | –', '–')],
+	['docs/performance.md', `{events_real_comparison_rows} rows, {events_real_pairs_${SIZE}} pair`],
+	['docs/performance.md', `| workflow ({events_real_comparison_rows} rows, `],
+	['docs/performance.md', row("idle (n8n's start and exit)", `idle_*_${SIZE}`, '– | – | –', '–')],
 	[
 		'docs/performance.md',
 		row(
 			'Event → Send from the file',
-			'file_*_50k',
+			`file_*_${SIZE}`,
 			compared('file'),
 			vs('file', AUTH, 'peak_rss_ratio'),
 		),
@@ -52,7 +66,7 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 		'docs/performance.md',
 		row(
 			'Extract from File → Event → Send, Map Automatically',
-			'extractAutomatic_*_50k',
+			`extractAutomatic_*_${SIZE}`,
 			compared('extractAutomatic'),
 			vs('extractAutomatic', AUTH, 'peak_rss_ratio'),
 		),
@@ -61,7 +75,7 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 		'docs/performance.md',
 		row(
 			'Extract from File → Code → HTTP Request, plain header',
-			`${PLAIN}_*_50k`,
+			`${PLAIN}_*_${SIZE}`,
 			`${vs(PLAIN, AUTH, 'cpu_ratio')} | 1 | ${vs(PLAIN, AUTH, 'cpu_above_idle_ratio')}`,
 			vs(PLAIN, AUTH, 'peak_rss_ratio'),
 		),
@@ -70,11 +84,20 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 		'docs/performance.md',
 		row(
 			'Extract from File → Code → HTTP Request, Header Auth',
-			`${AUTH}_*_50k`,
+			`${AUTH}_*_${SIZE}`,
 			`1 | ${vs(AUTH, PLAIN, 'cpu_ratio')} | 1`,
 			'1',
 		),
 	],
+	// runs before 2026-11-26 did not record the load average
+	...(RESULTS[`events_real_load_average_max_${SIZE}`] === undefined
+		? []
+		: ([
+				[
+					'docs/performance.md',
+					`load average {events_real_load_average_min_${SIZE}:1} to {events_real_load_average_max_${SIZE}:1}`,
+				],
+			] as Array<[string, string]>)),
 	[
 		'docs/performance.md',
 		'{events_real_file_cpu_s_1m} s of CPU ({events_real_file_runner_cpu_s_1m:1} s the task runner),\n{events_real_file_wall_s_1m:0} s wall, a {events_file_peak_rss_mib_1m} MiB peak, {events_file_requests_1m} requests',

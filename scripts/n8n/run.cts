@@ -13,20 +13,24 @@
  *    URLs set on activation and restored on deactivation.
  * 5. In parallel, the editor in headless Chromium (browser.cts): sign-in, "Place AI Call" from the
  *    nodes panel, its form, the credential test.
+ * 6. A Stop as the editor's button does it, while the node's request is on its way (stop.cts): what
+ *    n8n saves of the stopped execution for Tag → Create and for a file's run stopped mid-file.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
- * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable scheduler for the trigger),
- * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable
+ * scheduler for the trigger), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { N8N_FILES } from '../../harness/examples.cts';
 import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
+import { runStopTest } from './stop.cts';
 import {
 	buildAndPack,
 	byHandInstallScript,
@@ -123,7 +127,12 @@ async function main(): Promise<void> {
 			);
 		}
 
-		// 4 and 5: one running n8n
+		// 4 and 5: one running n8n. Its Read/Write Files from Disk reads the Stop check's file from
+		// .n8n-files in the folder it runs in (n8n's default is ~/.n8n-files: this user's home)
+		n8n.extraEnv = {
+			...n8n.extraEnv,
+			N8N_RESTRICT_FILE_ACCESS_TO: path.join(userFolder, N8N_FILES),
+		};
 		await timed('n8n start', () => n8n.start());
 		log(`n8n: serving ${n8n.url}`);
 		const owner = await setUpOwner(n8n);
@@ -153,6 +162,8 @@ async function main(): Promise<void> {
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
 		if (rejected) throw rejected.reason;
+		if (process.env.TEST_N8N_SKIP_STOP !== '1')
+			await timed('stop in the editor', () => runStopTest(n8n, sim));
 		if (triggerTest)
 			await timed('instant trigger across a restart', () =>
 				runInstantTriggerAcrossRestart(n8n, sim, owner),

@@ -271,7 +271,7 @@ const EXECUTIONS_PAGE = 100;
 
 let flatted: { parse: (text: string) => unknown } | undefined;
 
-function parseFlatted(n8n: N8nInstance, text: string): unknown {
+export function parseFlatted(n8n: N8nInstance, text: string): unknown {
 	// n8n stores execution data in the `flatted` format; its own copy of the library reads it
 	flatted ??= require(n8n.install.flattedPath) as { parse: (text: string) => unknown };
 	return flatted.parse(text);

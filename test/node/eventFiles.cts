@@ -3,6 +3,8 @@ import type { IBinaryKeyData, INodeParameters } from 'n8n-workflow';
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, storedEvents, type Simulator } from '../../simulator/index.cts';
 
+export { purchases } from '../../harness/purchases.cts';
+
 /** What the tests of Event → Send from a file share. */
 
 /** A file as an earlier node (Read/Write Files from Disk, HTTP Request) hands it on: its bytes in the item's binary field. */

@@ -1,34 +1,11 @@
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
-import type { IBinaryKeyData, IDataObject, INode, INodeParameters, IRun } from 'n8n-workflow';
-import { createRunExecutionData, NodeConnectionTypes, Workflow } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { additionalDataFor, CREDENTIAL_REF, runNode } from '../../harness/engine.cts';
-import {
-	ACTION_NODE,
-	MANUAL_TRIGGER,
-	TEST_ITEMS,
-	TestNodeTypes,
-} from '../../harness/nodeTypes.cts';
-import { assertNoSecret, registerSecret } from '../../harness/secrets.cts';
+import { runNode } from '../../harness/engine.cts';
 import { onFakeTime } from '../../harness/fakeTime.cts';
-import { RETRY_LIMITS } from '../../nodes/VoiceAgentCrm/transport/request';
-import {
-	contactByEmail,
-	startSimulator,
-	storedEvents,
-	type Simulator,
-} from '../../simulator/index.cts';
-import { eventFileBench, FROM_FILE, fileItem } from './eventFiles.cts';
-
-/** `count` CSV rows of one customer's purchases, a minute apart; `tag` keeps runs apart. */
-function purchases(tag: string, count: number, from = 0): string {
-	const lines = ['event_name,email,occurred_at,value'];
-	for (let i = from; i < from + count; i++)
-		lines.push(
-			`Purchase Completed,${tag}-${i % 7}@example.com,${new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString()},${(i % 90) + 9.9}`,
-		);
-	return `${lines.join('\n')}\n`;
-}
+import { RETRY_LIMITS, STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
+import { contactByEmail, startSimulator, storedEvents } from '../../simulator/index.cts';
+import { startStoppableRun } from '../reliability/stoppable.cts';
+import { eventFileBench, FROM_FILE, fileItem, purchases } from './eventFiles.cts';
 
 describe('Event → Send from a file, through the engine against the simulator', () => {
 	const { sim, posts, run, storedWith } = eventFileBench();
@@ -296,7 +273,7 @@ describe('Event → Send from a file, through the engine against the simulator',
 });
 
 describe('Event → Send from a file, stopped in the editor', () => {
-	it('names the first row not known to be stored, and the re-run from there stores the rest once', async () => {
+	it("names the first row not known to be stored in the execution's custom data, and the re-run from there stores the rest once", async () => {
 		const sim = await startSimulator({ limits: { events: 100_000, ip: 100_000 } });
 		try {
 			const csv = purchases('cancel', 350);
@@ -307,27 +284,35 @@ describe('Event → Send from a file, stopped in the editor', () => {
 				skip: 1,
 				fault: { delayMs: 3000 },
 			});
-			const parameters = { ...FROM_FILE };
 			// stopped as the second request arrives (counted, not timed), so that it is on its way
 			let posts = 0;
 			const stopCounting = sim.onRequest((request) => {
 				if (request.method === 'POST' && request.path === '/v1/events' && ++posts === 2)
-					execution.cancel();
+					execution.stop();
 			});
-			const execution = startNodeRun(sim, parameters, fileItem(csv));
-			const run = await execution.done;
+			const execution = startStoppableRun({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: FROM_FILE,
+				items: [{}],
+				binary: [fileItem(csv)],
+			});
+			const { message, description } = await execution.done;
 			stopCounting();
-			const task = run.data.resultData.runData['Voice Agent CRM']?.[0];
-			const error = task?.error ?? run.data.resultData.error;
 			// the second request (rows 102 to 201) was on its way: n8n aborted it, so its rows are not known to be stored
-			expect(error?.message).toBe('Stopped at row 102 of the file');
-			const row = Number(/row (\d+)/.exec(error!.message)![1]);
-			expect(error?.description).toContain(`Start at Row set to ${row}`);
+			expect(message).toBe('Stopped at row 102 of the file');
+			expect(description).toContain('Start at Row set to 102');
+			// what n8n saves of the stopped execution: the node's error above is not in it
+			const note = execution.customDataAtStop()?.[STOPPED_NOTE_KEY];
+			expect(note).toBe(
+				"Item 0's file stopped at row 102: run again with Options → Start at Row set to 102. Of 200 rows read: 100 done (100 stored, 0 duplicate, 0 not accepted), 100 sent with no answer (may be stored), 0 not sent.",
+			);
+			// n8n's documented limit of a custom data value
+			expect(note!.length).toBeLessThanOrEqual(255);
 			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(2);
 
 			const resumed = await runNode({
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				parameters: { ...FROM_FILE, fileOptions: { startAtRow: row } },
+				parameters: { ...FROM_FILE, fileOptions: { startAtRow: 102 } },
 				items: [{}],
 				binary: [fileItem(csv)],
 			});
@@ -340,70 +325,3 @@ describe('Event → Send from a file, stopped in the editor', () => {
 		}
 	});
 });
-
-/** Manual Trigger → Test Items → Voice Agent CRM through the engine, with the execution's Stop at hand. */
-function startNodeRun(sim: Simulator, parameters: INodeParameters, binary: IBinaryKeyData) {
-	const nodes: INode[] = [
-		{
-			id: 'n1',
-			name: 'Start',
-			type: MANUAL_TRIGGER,
-			typeVersion: 1,
-			position: [0, 0],
-			parameters: {},
-		},
-		{
-			id: 'n2',
-			name: 'Items',
-			type: TEST_ITEMS,
-			typeVersion: 1,
-			position: [200, 0],
-			parameters: { items: '[{}]', binary: JSON.stringify([binary]) },
-		},
-		{
-			id: 'n3',
-			name: 'Voice Agent CRM',
-			type: ACTION_NODE,
-			typeVersion: 1,
-			position: [400, 0],
-			parameters,
-			credentials: CREDENTIAL_REF,
-		},
-	];
-	const connections = {
-		Start: { main: [[{ node: 'Items', type: NodeConnectionTypes.Main, index: 0 }]] },
-		Items: { main: [[{ node: 'Voice Agent CRM', type: NodeConnectionTypes.Main, index: 0 }]] },
-	};
-	const workflow = new Workflow({
-		id: 'wf-stop',
-		nodes,
-		connections,
-		active: false,
-		nodeTypes: new TestNodeTypes(),
-	});
-	const workflowData = {
-		id: 'wf-stop',
-		name: 'stop',
-		nodes,
-		connections,
-		active: false,
-		settings: {},
-	};
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-stop', workflowData as never);
-	const executeWorkflow = new WorkflowExecute(
-		additionalDataFor({ apiKey: sim.apiKey, baseUrl: sim.baseUrl }, hooks),
-		'manual',
-		createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [{ node: nodes[0], data: { main: [[{ json: {} }]] }, source: null }],
-			},
-		}),
-	);
-	registerSecret(sim.apiKey);
-	const running = executeWorkflow.processRunExecutionData(workflow);
-	const done = (running as Promise<IRun>).then((run) => {
-		assertNoSecret('The stopped run (output items, errors)', run.data.resultData);
-		return run;
-	});
-	return { cancel: () => running.cancel(), done };
-}

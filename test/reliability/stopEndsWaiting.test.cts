@@ -3,6 +3,7 @@ import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import { STOPPED_BEFORE_SENDING } from '../../nodes/VoiceAgentCrm/transport/errors';
 import { STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { FROM_FILE, fileItem, purchases } from '../node/eventFiles.cts';
 import { callWithRecording, getWithRecording } from './recordingCall.cts';
 import { startStoppableRun } from './stoppable.cts';
 
@@ -23,7 +24,7 @@ describe('a Stop ends waiting and downloads at once', () => {
 		time = installFakeTime();
 		// at the start of an hour-long rate window with 1 request in it: the second request waits an hour
 		time.clock.setSystemTime(Math.ceil(Date.now() / HOUR) * HOUR + 1_000);
-		sim = await startSimulator({ windowMs: HOUR, limits: { org: 1 } });
+		sim = await startSimulator({ windowMs: HOUR, limits: { org: 1, events: 1 } });
 		host = await startFileHost();
 	});
 	afterEach(async () => {
@@ -119,5 +120,43 @@ describe('a Stop ends waiting and downloads at once', () => {
 		expect(message).toMatch(
 			/^The tag may have been created: the execution was stopped while it was on its way/,
 		);
+	});
+
+	const fileRun = (rows: number) =>
+		startStoppableRun({
+			credentials: credentials(),
+			parameters: FROM_FILE,
+			items: [{}],
+			binary: [fileItem(purchases('stop-wait', rows))],
+		});
+
+	it("a file's batch waiting for its turn at the Stop: the custom data names its rows as not sent", async () => {
+		// 150 rows: the first 100 go, the other 50 wait for the events budget's reset, an hour away
+		const run = fileRun(150);
+		const { message, afterStopMs } = await stopAfterTenSeconds(run);
+		expect(afterStopMs).toBeLessThan(2_000);
+		expect(message).toBe('Stopped at row 102 of the file');
+		expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(1);
+		expect(run.customDataAtStop()).toEqual({
+			[STOPPED_NOTE_KEY]:
+				"Item 0's file stopped at row 102: run again with Options → Start at Row set to 102. Of 150 rows read: 100 done (100 stored, 0 duplicate, 0 not accepted), 0 sent with no answer (may be stored), 50 not sent.",
+		});
+	});
+
+	it("a file's batch refused with a 429 at the Stop: its rows were not stored, and the custom data says so", async () => {
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/events',
+			fault: { status: 429, retryAfter: 300, body: { statusCode: 429, message: 'Too many' } },
+		});
+		const run = fileRun(50);
+		const { message, afterStopMs } = await stopAfterTenSeconds(run);
+		expect(afterStopMs).toBeLessThan(2_000);
+		expect(message).toBe('Stopped at row 2 of the file');
+		expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(1);
+		expect(run.customDataAtStop()).toEqual({
+			[STOPPED_NOTE_KEY]:
+				"Item 0's file stopped at row 2: run again with Options → Start at Row set to 2. Of 50 rows read: 0 done (0 stored, 0 duplicate, 0 not accepted), 0 sent with no answer (may be stored), 50 not sent.",
+		});
 	});
 });

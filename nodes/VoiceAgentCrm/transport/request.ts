@@ -78,11 +78,21 @@ export interface RequestOptions {
 	/** Called as each attempt is sent (repeats and 429s included), for callers that count requests. */
 	onAttempt?: () => void;
 	/**
+	 * Called when an attempt is answered 429, which the service did nothing with; `earlierMayHave`:
+	 * an earlier attempt of the request may have taken effect all the same.
+	 */
+	onRefused?: (earlierMayHave: boolean) => void;
+	/**
 	 * Event batches: the body sent and the answer read as JSON bytes (a Buffer), not as objects. n8n
 	 * keeps what a request refers to until its next full garbage collection; as bytes, a batch of
 	 * 100 events and its 100 results stay out of the JavaScript heap (docs/performance.md).
 	 */
 	asBytes?: boolean;
+	/**
+	 * The caller writes the Stop's note in the custom data itself (a file's run, which knows the
+	 * row to start from): the transport writes none for this request.
+	 */
+	callerNotesStop?: boolean;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -181,19 +191,27 @@ function wasStopped(context: ApiContext): boolean {
 export const STOPPED_NOTE_KEY = 'voice_agent_crm_stopped';
 
 /**
- * A Stop while a write was on its way: say so in the execution's custom data, at once. n8n saves a
- * stopped execution as it was at the Stop (its custom data included) and drops the node's later
- * error, so this note, set while n8n aborts the execution's signal, is what the user can find.
+ * What a Stop left in the balance, in the execution's custom data, at once. n8n saves a stopped
+ * execution as it was at the Stop (its custom data included) and drops the node's later error, so
+ * this note, set while n8n aborts the execution's signal, is what the user can find. n8n keeps 512
+ * characters of a value (its documentation says 255).
  */
-function noteStoppedOnItsWay(context: ApiContext, endpoint: Endpoint, itemIndex?: number): void {
-	const { failure } = endpoint;
-	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
-	const note = `${failure.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: the execution was stopped while ${endpoint.method} ${endpoint.path} was on its way${item}. ${failure.check ?? 'Check before running the item again.'}`;
+export function noteStop(context: object, note: string): void {
 	try {
 		(context as Partial<IExecuteFunctions>).customData?.set(STOPPED_NOTE_KEY, note.slice(0, 512));
 	} catch {
 		// a context without an execution's data (a trigger's poll): the error is all there is
 	}
+}
+
+/** A Stop while a write was on its way: it may have taken effect. */
+function noteStoppedOnItsWay(context: ApiContext, endpoint: Endpoint, itemIndex?: number): void {
+	const { failure } = endpoint;
+	const item = itemIndex === undefined ? '' : ` (item ${itemIndex})`;
+	noteStop(
+		context,
+		`${failure.mayHaveHappened ?? MAY_HAVE_TAKEN_EFFECT}: the execution was stopped while ${endpoint.method} ${endpoint.path} was on its way${item}. ${failure.check ?? 'Check before running the item again.'}`,
+	);
 }
 
 /** A request the transport never sent (again) because the execution was stopped while it waited. */
@@ -433,7 +451,8 @@ export async function pageRequest<T = unknown>(
 		let response: IN8nHttpFullResponse;
 		options.onAttempt?.();
 		const onStop = () => noteStoppedOnItsWay(this, endpoint, itemIndex);
-		if (isWrite(endpoint)) stop?.addEventListener('abort', onStop, { once: true });
+		if (isWrite(endpoint) && options.callerNotesStop !== true)
+			stop?.addEventListener('abort', onStop, { once: true });
 		try {
 			response = (await this.helpers.httpRequestWithAuthentication
 				.call(this, CREDENTIAL_NAME, request)
@@ -511,6 +530,7 @@ export async function pageRequest<T = unknown>(
 				secondsHeader(headers, 'retry-after') ?? secondsHeader(headers, 'x-ratelimit-reset');
 			const waitMs = 1000 * (askedSeconds ?? 2 ** rateLimitTries);
 			rateLimitTries++;
+			options.onRefused?.(repeatedAfterUncertainAttempt);
 			if (
 				rateLimitTries < RETRY_LIMITS.rateLimitTries &&
 				rateLimitWaitedMs + waitMs <= RETRY_LIMITS.rateLimitTotalWaitMs

@@ -36,10 +36,24 @@ export interface BatchSenderOptions {
 	/** What to call a row in messages: "item" on the item path, "row" for a file. */
 	rowWord: 'item' | 'row';
 	/**
-	 * The error that ends the run when the execution was stopped while a batch was on its way (n8n
-	 * aborts the request): `firstRow` is the first row not known to be stored.
+	 * A run that writes its own note of a Stop (a file's): the error that ends it when the execution
+	 * was stopped while a batch was on its way (n8n aborts the request); the transport writes no note.
 	 */
-	stoppedAt?: (firstRow: number) => NodeOperationError;
+	stopped?: () => NodeOperationError;
+}
+
+/** The batch in the transport's hands; `mayBeStored` once an attempt went out that was not refused. */
+interface InHand {
+	batch: Batch;
+	mayBeStored: boolean;
+}
+
+/** The rows a Stop leaves in the balance: sent with no answer yet (or a lost one), or not sent. */
+export interface RowsInBalance {
+	/** The first of them, if any. */
+	firstRow?: number;
+	mayBeStored: number;
+	notSent: number;
 }
 
 /**
@@ -52,6 +66,7 @@ export class BatchSender {
 	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
 	/** A refused key or a disabled add-on: no later batch can succeed, so none is sent. */
 	private stoppedBy?: NodeApiError | NodeOperationError;
+	private current?: InHand;
 	private readonly validateOnly: boolean;
 
 	constructor(
@@ -80,10 +95,17 @@ export class BatchSender {
 		}
 	}
 
-	/** The earliest row held in a batch not sent yet. */
-	firstUnsentRow(): number | undefined {
-		const rows = Object.values(this.open).map((batch) => batch.rows[0].row);
-		return rows.length ? Math.min(...rows) : undefined;
+	/** The rows whose outcome is not known now: what a Stop at this moment leaves in the balance. */
+	inBalance(): RowsInBalance {
+		const { current } = this;
+		const held = [...Object.values(this.open), ...(current ? [current.batch] : [])];
+		const notSent = held.filter((batch) => batch !== current?.batch || !current.mayBeStored);
+		const firstRows = held.map((batch) => batch.rows[0].row);
+		return {
+			...(firstRows.length ? { firstRow: Math.min(...firstRows) } : {}),
+			mayBeStored: current?.mayBeStored ? current.batch.rows.length : 0,
+			notSent: notSent.reduce((sum, batch) => sum + batch.rows.length, 0),
+		};
 	}
 
 	private async send(batch: Batch): Promise<void> {
@@ -97,6 +119,8 @@ export class BatchSender {
 			return;
 		}
 		const itemIndex = this.options.itemIndexOf(batch.rows[0].row);
+		const current: InHand = { batch, mayBeStored: false };
+		this.current = current;
 		try {
 			const answer = await apiRequest.call(context, 'sendEvents', {
 				body: { events: batch.rows.map((entry) => entry.event) },
@@ -105,20 +129,25 @@ export class BatchSender {
 				anonymous: batch.anonymous,
 				asBytes: true,
 				itemIndex,
-				onAttempt: () => sink.requests++,
+				onAttempt: () => {
+					current.mayBeStored = true;
+					sink.requests++;
+				},
+				onRefused: (earlierMayHave) => (current.mayBeStored = earlierMayHave),
+				callerNotesStop: this.options.stopped !== undefined,
 			});
 			sink.announced?.(answer.announced);
 			this.record(batch, answer);
 		} catch (error) {
-			if (this.options.stoppedAt && context.getExecutionCancelSignal?.()?.aborted)
-				throw this.options.stoppedAt(
-					Math.min(batch.rows[0].row, this.firstUnsentRow() ?? Infinity),
-				);
+			if (this.options.stopped && context.getExecutionCancelSignal?.()?.aborted)
+				throw this.options.stopped();
 			const nodeError = continueOrThrow(context, error, itemIndex, () =>
 				this.options.progressOf(batch),
 			);
 			for (const entry of batch.rows) sink.failed(entry.row, nodeError);
 			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
+		} finally {
+			this.current = undefined;
 		}
 	}
 

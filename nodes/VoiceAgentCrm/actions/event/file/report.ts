@@ -38,6 +38,8 @@ export class FileReport implements RowSink {
 		failed: 0,
 	};
 	private contactsCreated = 0;
+	/** The first row whose request failed: not known to be stored. */
+	firstFailedRow?: number;
 	private readonly shownRows: NotAccepted[] = [];
 	private first?: NotAccepted;
 	private readonly resultLines?: string[];
@@ -72,6 +74,7 @@ export class FileReport implements RowSink {
 
 	failed(row: number, error: NodeApiError | NodeOperationError): void {
 		this.counts.failed++;
+		this.firstFailedRow = Math.min(row, this.firstFailedRow ?? row);
 		this.notAccepted({ row, status: 'failed', reason: namingFileOption(error.message) });
 	}
 
@@ -83,6 +86,11 @@ export class FileReport implements RowSink {
 
 	stored(): number {
 		return STORED.reduce((sum, status) => sum + this.counts[status], 0);
+	}
+
+	/** Rows the service answered as stored before (by an earlier run, or by this run's lost attempt). */
+	duplicates(): number {
+		return this.counts.duplicate + this.counts.stored_this_run_or_earlier;
 	}
 
 	notAcceptedCount(): number {

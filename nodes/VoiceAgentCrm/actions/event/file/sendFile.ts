@@ -8,7 +8,8 @@ import {
 	type FileEncoding,
 	type FileFormat,
 } from '../../../shared/fileRows';
-import { BatchSender, type Batch } from '../batches';
+import { cancelSignalOf, noteStop } from '../../../transport/request';
+import { BatchSender, type RowsInBalance } from '../batches';
 import {
 	automaticColumns,
 	eventFromRow,
@@ -84,17 +85,24 @@ async function sendFile(
 	const others = options.otherFields ?? 'ignore';
 	const sender: BatchSender = new BatchSender(context, report, {
 		itemIndexOf: () => itemIndex,
-		progressOf: (batch) => stoppedAt(firstNotStored(batch, sender), deriveIds, report),
+		progressOf: () => stoppedAt(firstNotKnownStored(), deriveIds, report),
 		rowWord: 'row',
-		stoppedAt: (row) => stopped(row),
+		stopped: () => stopped(),
 	});
 	let lastRow = startAt - 1;
+	/** A row that failed, one that may be stored or is not sent yet, or else the next row to read. */
+	const firstNotKnownStored = () =>
+		Math.min(
+			report.firstFailedRow ?? Infinity,
+			sender.inBalance().firstRow ?? Infinity,
+			lastRow + 1,
+		);
 	// a node error is the run's own (a failed request, a stop, a header refused); a file that cannot
 	// be read on, or a stream broken off, ends the run at the row after the last one read
 	const readFailure = (error: unknown) => {
 		if (error instanceof NodeApiError || error instanceof NodeOperationError)
 			return withFileOptionNamed(error);
-		const row = Math.min(lastRow + 1, sender.firstUnsentRow() ?? lastRow + 1);
+		const row = firstNotKnownStored();
 		const progress =
 			report.requests === 0 ? 'Nothing was sent.' : stoppedAt(row, deriveIds, report);
 		if (error instanceof FileReadError)
@@ -108,12 +116,23 @@ async function sendFile(
 			{ itemIndex, description: progress },
 		);
 	};
-	const signal = context.getExecutionCancelSignal?.();
-	const stopped = (row: number) =>
-		new NodeOperationError(context.getNode(), `Stopped at row ${row} of the file`, {
+	const signal = cancelSignalOf(context);
+	// the point of a Stop is taken and written down as n8n aborts the execution: n8n saves the
+	// execution as it is then, and drops what the node reports afterwards
+	let atStop: StopPoint | undefined;
+	const stopPointNow = (): StopPoint => ({ ...sender.inBalance(), row: firstNotKnownStored() });
+	const onStop = () => {
+		atStop = stopPointNow();
+		noteStop(context, stopNote(itemIndex, atStop, report, deriveIds));
+	};
+	signal?.addEventListener('abort', onStop, { once: true });
+	const stopped = () => {
+		const { row } = (atStop ??= stopPointNow());
+		return new NodeOperationError(context.getNode(), `Stopped at row ${row} of the file`, {
 			itemIndex,
 			description: stoppedAt(row, deriveIds, report),
 		});
+	};
 	let notSent: string[] = [];
 	const onHeader = (names: string[]) => {
 		checkHeader(context, itemIndex, names, columns, delimiter);
@@ -135,8 +154,7 @@ async function sendFile(
 			// rows before Start at Row are read all the same: identical rows count their occurrences from row 1
 			const skipped = record.row < startAt;
 			if (!skipped) {
-				if (signal?.aborted)
-					throw stopped(Math.min(record.row, sender.firstUnsentRow() ?? record.row));
+				if (signal?.aborted) throw stopped();
 				lastRow = record.row;
 				report.rowsRead++;
 			}
@@ -162,6 +180,8 @@ async function sendFile(
 		await sender.flush();
 	} catch (error) {
 		throw readFailure(error);
+	} finally {
+		signal?.removeEventListener('abort', onStop);
 	}
 	const hint = report.hint() ?? notSentHint(notSent, 'Columns');
 	if (hint) context.addExecutionHints(hint);
@@ -188,9 +208,24 @@ function fileRowEventId(verdict: Extract<Verdict, { send: true }>, seen: Occurre
 	return occurrence === 1 ? id : `${id}_${occurrence}`;
 }
 
-/** The first row of the file not known to be stored: the failed batch's, or an earlier one still waiting. */
-function firstNotStored(batch: Batch, sender: BatchSender): number {
-	return Math.min(batch.rows[0].row, sender.firstUnsentRow() ?? batch.rows[0].row);
+/** Where a Stop left the file: the row to start again at, and the rows whose outcome it left unknown. */
+interface StopPoint extends RowsInBalance {
+	row: number;
+}
+
+/**
+ * The Stop's note in the execution's custom data (where the user finds it: n8n keeps no output
+ * of a stopped node): the row to start again at and what became of the rows read.
+ */
+function stopNote(
+	itemIndex: number,
+	{ row, mayBeStored, notSent }: StopPoint,
+	report: FileReport,
+	deriveIds: boolean,
+): string {
+	const done = report.rowsRead - mayBeStored - notSent;
+	const again = deriveIds ? '' : ' Without event IDs, a re-run stores those again.';
+	return `Item ${itemIndex}'s file stopped at row ${row}: run again with Options → Start at Row set to ${row}. Of ${report.rowsRead} rows read: ${done} done (${report.stored()} stored, ${report.duplicates()} duplicate, ${report.notAcceptedCount()} not accepted), ${mayBeStored} sent with no answer (may be stored), ${notSent} not sent.${again}`;
 }
 
 /** What a run that stopped part-way did, and how to go on from where it stopped. */
