@@ -199,7 +199,11 @@ async function startAndPlace(
 			throw new CheckFailure(`kill: the ${kind} executions' calls were not placed within 90 s`);
 		await sleep(500);
 	}
-	if (newCalls().some((c) => c.finished))
+	if (
+		newCalls()
+			.slice(placed)
+			.some((c) => c.finished)
+	)
 		throw new CheckFailure(`kill: a ${kind} call finished before the worker went`);
 	// the placement's answer reaches the node and its polling wait begins
 	await sleep(3_000);
