@@ -214,7 +214,7 @@ export async function instantDoublesInQueueMode(
 	report(await settledEmissions(n8n, subjects), subjects, later);
 }
 
-/** The recovery's sweeps of the agent's calls (one list request of 250, recovery.ts), since `since`. */
+/** When the recovery swept the agent's calls (one list request of 250 each, recovery.ts). */
 function sweepTimes(sim: Simulator, agentId: string): number[] {
 	return sim
 		.requestsTo('GET', '/v1/calls')
