@@ -18,6 +18,7 @@ export type { FaultRule, Fault } from './faults.cts';
 export type { Call, Channel, Contact, Message, Organization, Thread } from './types.cts';
 export { api as simulatorRequest, type ApiAnswer as SimulatorAnswer } from './client.cts';
 export {
+	ageCall,
 	DEFAULT_TIMINGS,
 	driveCallToEnd,
 	insertCall,

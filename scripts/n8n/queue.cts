@@ -11,6 +11,8 @@
  * 2. The trigger emits each finished call once, across a restart of main.
  * 3. 10 event syncs of 1,000 rows at once: 10,000 events stored, none twice, no item failed.
  * 4. Worker-freeing waits resume with their calls' records after both workers restarted.
+ * 4b. A worker SIGKILLed and one SIGTERMed during polling waits: each call found by its failed
+ *    execution's ID, each Retry places no call (queueKill.cts).
  *
  * 5. The Instant Trigger with two webhook processes behind a round robin (queueInstant.cts), and
  *    where it can emit twice or lose an event: simultaneous duplicates, a slow graceful shutdown,
@@ -18,7 +20,8 @@
  *
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone; `doubles`:
- * its second half alone), TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
+ * its second half alone), TEST_N8N_QUEUE_ONLY_KILL=1 (4b alone, or with the former),
+ * TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -46,12 +49,17 @@ import {
 } from './lib.cts';
 import {
 	ensureServices,
+	executionIds,
+	executionsDone,
 	N8nProcess,
 	onStop,
+	postToWebhook,
+	publishWorkflows,
 	QueueN8n,
 	startPostgres,
 	startRedis,
 	stopAll,
+	type Execution,
 } from './queueCluster.cts';
 import {
 	INSTANT_WORKFLOW_ID,
@@ -69,6 +77,7 @@ import {
 import {
 	AGENT_ID,
 	eventsWorkflow,
+	findCallsWorkflow,
 	PLACE_NODE,
 	placeWorkflow,
 	SEND_NODE,
@@ -77,6 +86,7 @@ import {
 	WEBHOOK_PATHS,
 	WORKFLOW_IDS,
 } from './queueWorkflows.cts';
+import { killedPollingWaits } from './queueKill.cts';
 import { executionsOf } from './trigger.cts';
 
 /** A call from placement to its analysis in about 5 s. */
@@ -137,15 +147,21 @@ async function main(): Promise<void> {
 		);
 		const callsBefore = new Set(sim.org.calls.keys());
 
-		// TEST_N8N_QUEUE_ONLY_INSTANT=doubles: only the doubles part of the Instant Trigger
+		// TEST_N8N_QUEUE_ONLY_KILL=1: the killed workers' part; TEST_N8N_QUEUE_ONLY_INSTANT=doubles:
+		// only the doubles part of the Instant Trigger; both: the two
+		const onlyKill = process.env.TEST_N8N_QUEUE_ONLY_KILL === '1';
 		const onlyInstant = process.env.TEST_N8N_QUEUE_ONLY_INSTANT;
-		if (onlyInstant === '1' || onlyInstant === 'doubles') {
-			log(`only the Instant Trigger (TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant})`);
+		if (onlyKill || onlyInstant === '1' || onlyInstant === 'doubles') {
+			log(
+				`only the parts asked for (TEST_N8N_QUEUE_ONLY_KILL=${onlyKill ? 1 : ''}, TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant ?? ''})`,
+			);
+			if (onlyKill)
+				await timed('workers killed in polling waits', () => killedPollingWaits(cluster, sim!));
 			if (onlyInstant === '1')
 				await timed('instant trigger, two webhook processes', () =>
 					instantTriggerInQueueMode(cluster.n8n, sim!, cluster.webhooks, cluster.instantAgentId),
 				);
-			await timed('instant trigger, doubles', () => instantDoubles(cluster, sim!));
+			if (onlyInstant) await timed('instant trigger, doubles', () => instantDoubles(cluster, sim!));
 			throw new Skipped();
 		}
 		const checkRateLimited = await timed('40 place-and-wait', () => placeAndWait(cluster, sim!));
@@ -159,6 +175,7 @@ async function main(): Promise<void> {
 		});
 		await timed('10 event syncs', () => eventSyncs(cluster, sim!));
 		await timed('waits across worker restarts', () => waitsAcrossWorkerRestarts(cluster, sim!));
+		await timed('workers killed in polling waits', () => killedPollingWaits(cluster, sim!));
 		await timed('trigger across main restart', () =>
 			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
 		);
@@ -228,6 +245,7 @@ async function startCluster(
 	const workflows = [
 		placeWorkflow('polling'),
 		placeWorkflow('freeing'),
+		findCallsWorkflow(),
 		eventsWorkflow(ROWS),
 		triggerWorkflow(),
 		instantWorkflow(instantAgentId),
@@ -236,13 +254,12 @@ async function startCluster(
 	const workflowsFile = path.join(workDir, 'workflows.json');
 	writeJson(workflowsFile, workflows);
 	await n8n.cliOk(['import:workflow', `--input=${workflowsFile}`]);
-	for (const id of [
+	await publishWorkflows(database, [
 		...Object.values(WORKFLOW_IDS),
 		INSTANT_WORKFLOW_ID,
 		DOUBLES_WORKFLOW_ID,
 		HOLD_WORKFLOW_ID,
-	])
-		await n8n.cliOk(['publish:workflow', `--id=${id}`]);
+	]);
 	log(`n8n: credential and ${workflows.length} workflows imported into Postgres and published`);
 
 	const main = await N8nProcess.create(n8n, 'main', 'main', n8n.port);
@@ -269,65 +286,6 @@ function instantDoubles(cluster: Cluster, sim: Simulator): Promise<void> {
 	return instantDoublesInQueueMode(cluster.n8n, sim, cluster.webhooks, cluster.roundRobin, agentId);
 }
 
-/** Start executions through the webhook process, as production traffic would. */
-async function postToWebhook(
-	cluster: Cluster,
-	webhookPath: string,
-	body: Record<string, unknown>,
-): Promise<void> {
-	const response = await fetch(`${cluster.webhook.url}/webhook/${webhookPath}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	await response.arrayBuffer();
-	if (response.status !== 200)
-		throw new Error(`POST /webhook/${webhookPath} answered ${response.status}`);
-}
-
-type Execution = Awaited<ReturnType<typeof executionsOf>>[number];
-
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
-
-/** Wait until `count` executions of the workflow, besides those listed in `before`, are done. */
-async function executionsDone(
-	cluster: Cluster,
-	workflowId: string,
-	count: number,
-	before: Set<string>,
-	timeoutMs: number,
-): Promise<Execution[]> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		const list = await cluster.n8n.restOk<{
-			data: { results: Array<{ id: string; status: string }> };
-		}>('GET', `/executions?filter=${filter}&limit=250`);
-		const fresh = list.data.results.filter((e) => !before.has(e.id));
-		const done = fresh.filter((e) => DONE.has(e.status));
-		if (done.length >= count) {
-			const ids = new Set(done.map((e) => e.id));
-			return (await executionsOf(cluster.n8n, workflowId)).filter((e) => ids.has(e.summary.id));
-		}
-		if (Date.now() > deadline) {
-			const statuses = fresh.map((e) => e.status).join(',');
-			throw new CheckFailure(
-				`timed out: ${done.length} of ${count} executions of ${workflowId} done (statuses: ${statuses})`,
-			);
-		}
-		await sleep(2_000);
-	}
-}
-
-async function executionIds(cluster: Cluster, workflowId: string): Promise<Set<string>> {
-	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await cluster.n8n.restOk<{ data: { results: Array<{ id: string }> } }>(
-		'GET',
-		`/executions?filter=${filter}&limit=250`,
-	);
-	return new Set(list.data.results.map((e) => e.id));
-}
-
 function recordOf(execution: Execution): Record<string, unknown> | undefined {
 	return execution.items[PLACE_NODE]?.[0]?.json;
 }
@@ -345,7 +303,7 @@ async function placeAndWait(cluster: Cluster, sim: Simulator): Promise<() => voi
 	await Promise.all(
 		kinds.flatMap((kind, k) =>
 			Array.from({ length: PLACE_AND_WAIT }, (_, i) =>
-				postToWebhook(cluster, WEBHOOK_PATHS[kind], {
+				postToWebhook(cluster.webhook.url, WEBHOOK_PATHS[kind], {
 					to: phone(k * 100 + i),
 					name: `Queue ${kind} ${i}`,
 				}),
@@ -355,7 +313,7 @@ async function placeAndWait(cluster: Cluster, sim: Simulator): Promise<() => voi
 	log(`started ${2 * PLACE_AND_WAIT} executions through the webhook process`);
 	const runs = await Promise.all(
 		kinds.map((kind) =>
-			executionsDone(cluster, WORKFLOW_IDS[kind], PLACE_AND_WAIT, new Set(), 8 * 60_000),
+			executionsDone(cluster.n8n, WORKFLOW_IDS[kind], PLACE_AND_WAIT, new Set(), 8 * 60_000),
 		),
 	);
 	const all = runs.flat();
@@ -458,14 +416,14 @@ async function waitUntil(condition: () => boolean, timeoutMs: number, what: stri
 // 3. Parallel event syncs
 
 async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
-	const before = await executionIds(cluster, WORKFLOW_IDS.events);
+	const before = await executionIds(cluster.n8n, WORKFLOW_IDS.events);
 	await Promise.all(
 		Array.from({ length: SYNCS }, (_, batch) =>
-			postToWebhook(cluster, WEBHOOK_PATHS.events, { batch }),
+			postToWebhook(cluster.webhook.url, WEBHOOK_PATHS.events, { batch }),
 		),
 	);
 	log(`started ${SYNCS} event syncs of ${ROWS} rows`);
-	const runs = await executionsDone(cluster, WORKFLOW_IDS.events, SYNCS, before, 8 * 60_000);
+	const runs = await executionsDone(cluster.n8n, WORKFLOW_IDS.events, SYNCS, before, 8 * 60_000);
 	check(
 		runs.every((e) => e.summary.status === 'success'),
 		`${runs.length} event syncs, all successful`,
@@ -495,14 +453,14 @@ async function eventSyncs(cluster: Cluster, sim: Simulator): Promise<void> {
 // 4. Worker-freeing waits across a restart of both workers
 
 async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Promise<void> {
-	const before = await executionIds(cluster, WORKFLOW_IDS.freeing);
+	const before = await executionIds(cluster.n8n, WORKFLOW_IDS.freeing);
 	const callsBefore = new Set(sim.org.calls.keys());
 	// long enough to outlast the restart of both workers
 	for (let i = 0; i < WAITS_ACROSS_RESTART; i++)
 		planCalls(sim).next({ ...FAST_CALL, talkMs: 45_000 });
 	await Promise.all(
 		Array.from({ length: WAITS_ACROSS_RESTART }, (_, i) =>
-			postToWebhook(cluster, WEBHOOK_PATHS.freeing, {
+			postToWebhook(cluster.webhook.url, WEBHOOK_PATHS.freeing, {
 				to: phone(500 + i),
 				name: `Queue restart ${i}`,
 			}),
@@ -528,7 +486,7 @@ async function waitsAcrossWorkerRestarts(cluster: Cluster, sim: Simulator): Prom
 	await Promise.all(cluster.workers.map((w) => w.start()));
 	log('both workers started again');
 	const runs = await executionsDone(
-		cluster,
+		cluster.n8n,
 		WORKFLOW_IDS.freeing,
 		WAITS_ACROSS_RESTART,
 		before,

@@ -18,7 +18,18 @@ import {
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { freePort, log, N8nInstance, redact, runOk, sleep, tail, type N8nInstall } from './lib.cts';
+import {
+	CheckFailure,
+	freePort,
+	log,
+	N8nInstance,
+	redact,
+	runOk,
+	sleep,
+	tail,
+	type N8nInstall,
+} from './lib.cts';
+import { executionsOf, type ExecutionDetail } from './trigger.cts';
 
 // ---------------------------------------------------------------------------------------------
 // Clean-up: what was started, stopped in reverse order
@@ -182,6 +193,35 @@ export async function startPostgres(logDir: string): Promise<Database> {
 	return { port, password };
 }
 
+/**
+ * Publish imported workflows as `n8n publish:workflow --id=…` does (the workflow's current version
+ * made its active one: `WorkflowRepository.publishVersion` in n8n 2.38.7), in one statement rather
+ * than one n8n CLI start per workflow (about 10 s each on a loaded machine).
+ */
+export async function publishWorkflows(database: Database, ids: string[]): Promise<void> {
+	const list = ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(', ');
+	const { stdout } = await runOk(
+		'psql',
+		[
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(database.port),
+			'-U',
+			'n8n',
+			'-d',
+			'n8n',
+			'-v',
+			'ON_ERROR_STOP=1',
+			'-c',
+			`update workflow_entity set active = true, "activeVersionId" = "versionId" where id in (${list}) and exists (select 1 from workflow_history h where h."workflowId" = workflow_entity.id and h."versionId" = workflow_entity."versionId");`,
+		],
+		{ env: { ...process.env, PGPASSWORD: database.password } },
+	);
+	if (stdout.trim() !== `UPDATE ${ids.length}`)
+		throw new Error(`publishing ${ids.length} workflows in Postgres answered: ${stdout.trim()}`);
+}
+
 async function postgresIds(): Promise<{ uid: number; gid: number }> {
 	const uid = Number((await runOk('id', ['-u', 'postgres'])).stdout.trim());
 	const gid = Number((await runOk('id', ['-g', 'postgres'])).stdout.trim());
@@ -315,6 +355,13 @@ export class N8nProcess {
 		}
 	}
 
+	/** SIGKILL: a crash or an out-of-memory kill, no shutdown at all. */
+	async kill(): Promise<void> {
+		if (!this.child || this.child.exitCode !== null) return;
+		this.child.kill('SIGKILL');
+		await this.exited;
+	}
+
 	async restart(): Promise<void> {
 		await this.stop();
 		await this.start();
@@ -323,4 +370,65 @@ export class N8nProcess {
 	log(): string {
 		return existsSync(this.logFile) ? readFileSync(this.logFile, 'utf8') : '';
 	}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Executions of the cluster
+
+/** Start an execution through a webhook process, as production traffic would. */
+export async function postToWebhook(
+	webhookProcessUrl: string,
+	webhookPath: string,
+	body: Record<string, unknown>,
+): Promise<void> {
+	const response = await fetch(`${webhookProcessUrl}/webhook/${webhookPath}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
+	await response.arrayBuffer();
+	if (response.status !== 200)
+		throw new Error(`POST /webhook/${webhookPath} answered ${response.status}`);
+}
+
+export type Execution = ExecutionDetail;
+
+const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
+
+type Listed = { data: { results: Array<{ id: string; status: string }> } };
+
+function listExecutions(n8n: QueueN8n, workflowId: string): Promise<Listed> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	return n8n.restOk<Listed>('GET', `/executions?filter=${filter}&limit=250`);
+}
+
+/** Wait until `count` executions of the workflow, besides those listed in `before`, are done. */
+export async function executionsDone(
+	n8n: QueueN8n,
+	workflowId: string,
+	count: number,
+	before: Set<string>,
+	timeoutMs: number,
+): Promise<Execution[]> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const list = await listExecutions(n8n, workflowId);
+		const fresh = list.data.results.filter((e) => !before.has(e.id));
+		const done = fresh.filter((e) => DONE.has(e.status));
+		if (done.length >= count) {
+			const ids = new Set(done.map((e) => e.id));
+			return (await executionsOf(n8n, workflowId)).filter((e) => ids.has(e.summary.id));
+		}
+		if (Date.now() > deadline) {
+			const statuses = fresh.map((e) => e.status).join(',');
+			throw new CheckFailure(
+				`timed out: ${done.length} of ${count} executions of ${workflowId} done (statuses: ${statuses})`,
+			);
+		}
+		await sleep(2_000);
+	}
+}
+
+export async function executionIds(n8n: QueueN8n, workflowId: string): Promise<Set<string>> {
+	return new Set((await listExecutions(n8n, workflowId)).data.results.map((e) => e.id));
 }

@@ -13,17 +13,20 @@
  *   Wait of 25 s: n8n waits for it), while deliveries arrive at both processes, two at a time.
  * - Its start: webhook-1 started again, and deliveries posted to it until one is answered 200;
  *   those answered 404 (listening before the workflows' webhooks are registered) are lost to n8n.
- * - Then a call a minute, through the round robin, brings the recovery's sweeps, until every
- *   event is 5 minutes old (a lost event is recovered 4 to 5 minutes after it; a second emission
- *   by the recovery comes then too).
+ * - Then the recovery: it takes an event that stayed unclaimed at two sweeps a minute apart, once
+ *   the event is 3 minutes old (the delivery horizon of 2 minutes and a margin of 1). The calls'
+ *   times are moved 3 minutes back in the simulator (`ageCall`) rather than waited for in real
+ *   time, and a call a minute through the round robin brings the two sweeps (a lost event is
+ *   recovered at the second; a second emission by the recovery comes then too). The sweeps, the
+ *   claims and their write-backs run in real time as before; only the events' age is given.
  *
  * Printed: per case, of how many events the trigger emitted once, twice or never, and how many
  * Remove Duplicates passed once, twice or never.
  */
 import { randomUUID } from 'node:crypto';
 
-import { insertCall, type Simulator } from '../../simulator/index.cts';
-import { check, log, postJson, sleep } from './lib.cts';
+import { ageCall, insertCall, type Simulator } from '../../simulator/index.cts';
+import { check, CheckFailure, log, postJson, sleep } from './lib.cts';
 import type { N8nProcess, QueueN8n } from './queueCluster.cts';
 import type { RoundRobin } from './queueInstant.cts';
 import { CREDENTIAL_ID, CREDENTIAL_NAME, INSTANT_TRIGGER_NODE_TYPE } from './shared.cts';
@@ -38,8 +41,10 @@ const HOLD_PATH = 'hold-shutdown';
 const HOLD_SECONDS = 25;
 /** Calls per case: small, the figures are counts of events. */
 const CALLS = 10;
-/** How old the last event must be before counting: recovery comes 4 to 5 minutes after an event. */
-const RECOVERY_WAIT_MS = 5.5 * 60_000;
+/** How old an event must be for the recovery: the delivery horizon (2 min), its margin (1 min), 5 s more. */
+const RECOVERY_AGE_MS = 3 * 60_000 + 5_000;
+/** The recovery sweeps at most once a minute (recovery.ts): a later call a little over that apart. */
+const SWEEP_GAP_MS = 61_000;
 
 /** An agent that no other workflow of the suite listens to (added to the simulator's seed of two). */
 export function doublesAgentOf(sim: Simulator, taken: string[]): string {
@@ -201,16 +206,80 @@ export async function instantDoublesInQueueMode(
 	}
 	await starting;
 
-	// later calls, one a minute, bring the recovery's sweeps
-	const lastEvent = Date.now();
+	// the events made old enough for the recovery; later calls, a minute apart, bring its sweeps
+	const agedAt = await ageForRecovery(sim, agentId, subjects);
+	const later = await twoSweepsSince(sim, agentId, agedAt, () =>
+		post(at(roundRobin.url), ended(newCall())),
+	);
+	report(await settledEmissions(n8n, subjects), subjects, later);
+}
+
+/** When the recovery swept the agent's calls (one list request of 250 each, recovery.ts). */
+function sweepTimes(sim: Simulator, agentId: string): number[] {
+	return sim
+		.requestsTo('GET', '/v1/calls')
+		.filter((r) => r.query.agent_id === agentId && r.query.limit === '250')
+		.map((r) => r.at);
+}
+
+/**
+ * Every subject's call moved back to RECOVERY_AGE_MS old, never before the workflow's activation
+ * (the recovery takes only events after it: activation reads the agent before anything else).
+ * Answers when that was done.
+ */
+async function ageForRecovery(
+	sim: Simulator,
+	agentId: string,
+	subjects: Subject[],
+): Promise<number> {
+	const activation = Math.max(
+		...sim.requests.filter((r) => r.path === `/v1/agents/${agentId}`).map((r) => r.at),
+	);
+	await sleep(activation + 1_000 - (Date.now() - RECOVERY_AGE_MS));
+	const agedAt = Date.now();
+	for (const { callId } of subjects) {
+		const finishedAt = Date.parse(sim.org.calls.get(callId)!.finished_at!);
+		const older = finishedAt - (agedAt - RECOVERY_AGE_MS);
+		if (older > 0) ageCall(sim, callId, older);
+	}
+	log(`doubles: the ${subjects.length} calls' times moved back to ${RECOVERY_AGE_MS / 1000} s old`);
+	return agedAt;
+}
+
+/** Post later calls, each a sweep's gap after the last sweep, until two sweeps came since `since`. */
+async function twoSweepsSince(
+	sim: Simulator,
+	agentId: string,
+	since: number,
+	postLaterCall: () => Promise<unknown>,
+): Promise<number> {
+	const deadline = Date.now() + 5 * 60_000;
 	let later = 0;
-	while (Date.now() - lastEvent < RECOVERY_WAIT_MS) {
-		await sleep(Math.min(65_000, RECOVERY_WAIT_MS - (Date.now() - lastEvent) + 1_000));
-		await post(at(roundRobin.url), ended(newCall()));
+	while (sweepTimes(sim, agentId).filter((at) => at >= since).length < 2) {
+		if (Date.now() > deadline) throw new CheckFailure('doubles: timed out waiting for two sweeps');
+		const last = Math.max(0, ...sweepTimes(sim, agentId));
+		await sleep(last + SWEEP_GAP_MS - Date.now());
+		await postLaterCall();
 		later++;
 	}
-	await sleep(20_000);
-	report(await emissionsByCall(n8n), subjects, later);
+	return later;
+}
+
+/** The emissions by call once every subject was emitted and no execution still runs (at most 90 s). */
+async function settledEmissions(n8n: QueueN8n, subjects: Subject[]): Promise<Map<string, Emitted>> {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId: DOUBLES_WORKFLOW_ID }));
+	const deadline = Date.now() + 90_000;
+	for (;;) {
+		const { data } = await n8n.restOk<{ data: { results: Array<{ status: string }> } }>(
+			'GET',
+			`/executions?filter=${filter}&limit=100`,
+		);
+		const byCall = await emissionsByCall(n8n);
+		const running = data.results.some((e) => e.status === 'running' || e.status === 'new');
+		const allEmitted = subjects.every((s) => byCall.get(s.callId)?.trigger);
+		if ((allEmitted && !running) || Date.now() > deadline) return byCall;
+		await sleep(3_000);
+	}
 }
 
 interface Emitted {

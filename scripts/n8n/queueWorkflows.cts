@@ -2,6 +2,10 @@
  * The workflows `test:n8n:queue` runs on the cluster. Executions start the way they do in
  * production queue mode: a Webhook node answered by the webhook process, the work done on a worker.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { ROOT } from './lib.cts';
 import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME, TRIGGER_NODE_TYPE } from './shared.cts';
 
 export const AGENT_ID = 'a9e47000-0000-4000-8000-000000000002';
@@ -10,18 +14,21 @@ export const FROM_NUMBER = '+14155550100';
 export const PLACE_NODE = 'Place AI Call';
 export const SEND_NODE = 'Send Events';
 export const TRIGGER_NODE = 'Voice Agent CRM Trigger';
+export const FIND_NODE = 'Calls of the Failed Execution';
 
 export const WORKFLOW_IDS = {
 	polling: 'QueuePlacePoll01',
 	freeing: 'QueuePlaceFree01',
 	events: 'QueueEventSync01',
 	trigger: 'QueueTrigger0001',
+	findCalls: 'QueueFindCalls01',
 } as const;
 
 export const WEBHOOK_PATHS = {
 	polling: 'queue-place-polling',
 	freeing: 'queue-place-freeing',
 	events: 'queue-event-sync',
+	findCalls: 'queue-find-calls',
 } as const;
 
 const credentials = { voiceAgentCrmApi: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME } };
@@ -32,9 +39,14 @@ type Node = Record<string, unknown> & { name: string };
 const nodeId = (w: number, n: number) =>
 	`6f1e2d3c-4b5a-4978-8a6b-${String(w * 100 + n).padStart(12, '0')}`;
 
-function webhookNode(path: string, webhookId: string, w: number): Node {
+function webhookNode(
+	webhookPath: string,
+	webhookId: string,
+	w: number,
+	respond: Record<string, unknown> = { responseMode: 'onReceived' },
+): Node {
 	return {
-		parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		parameters: { httpMethod: 'POST', path: webhookPath, ...respond, options: {} },
 		id: nodeId(w, 1),
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
@@ -142,5 +154,30 @@ export function triggerWorkflow(): Record<string, unknown> {
 			typeVersion: 1,
 			position: [220, 0],
 		},
+	]);
+}
+
+/**
+ * The documented way to find a failed execution's calls, run on demand: the Get Many node of
+ * examples/find-calls-of-failed-execution.json as shipped (Placed by Execution), its execution ID
+ * taken from a webhook body shaped like the Error Trigger's item (`{execution: {id}}`); the
+ * webhook answers with the calls found.
+ */
+export function findCallsWorkflow(): Record<string, unknown> {
+	const example = JSON.parse(
+		readFileSync(path.join(ROOT, 'examples', 'find-calls-of-failed-execution.json'), 'utf8'),
+	) as { nodes: Node[] };
+	const shipped = example.nodes.find((n) => n.name === FIND_NODE);
+	const text = JSON.stringify(shipped ?? {});
+	if (!text.includes('$json.execution.id'))
+		throw new Error(`the example has no "${FIND_NODE}" node reading $json.execution.id`);
+	const find = JSON.parse(text.replace('$json.execution.id', '$json.body.execution.id')) as Node;
+	const webhookId = '6f1e2d3c-4b5a-4978-8a6b-5c4d3e2f1a05';
+	return chain(WORKFLOW_IDS.findCalls, 'test:n8n:queue find the calls of a failed execution', [
+		webhookNode(WEBHOOK_PATHS.findCalls, webhookId, 5, {
+			responseMode: 'lastNode',
+			responseData: 'allEntries',
+		}),
+		{ ...find, id: nodeId(5, 2), position: [220, 0] },
 	]);
 }

@@ -66,7 +66,7 @@ export async function prepareTriggerWorkflow(
 	);
 }
 
-interface ExecutionSummary {
+export interface ExecutionSummary {
 	id: string;
 	status: string;
 	mode: string;
@@ -77,7 +77,7 @@ interface RunItem {
 	json: Record<string, unknown>;
 }
 
-interface ExecutionDetail {
+export interface ExecutionDetail {
 	summary: ExecutionSummary;
 	/** Output items of each node's first run. */
 	items: Record<string, RunItem[]>;
@@ -293,26 +293,24 @@ export async function executionsOf(
 		);
 	const summaries = list.data.results.filter((e) => e.status !== 'running' && e.status !== 'new');
 	const details: ExecutionDetail[] = [];
-	for (const summary of summaries) {
-		const { data } = await n8n.restOk<{ data: { data: string } }>(
-			'GET',
-			`/executions/${summary.id}`,
-		);
-		const run = parseFlatted(n8n, data.data) as {
-			resultData: {
-				lastNodeExecuted?: string;
-				runData: Record<string, Array<{ data?: { main?: RunItem[][] } }>>;
-			};
-		};
-		const items: Record<string, RunItem[]> = {};
-		for (const [node, runs] of Object.entries(run.resultData.runData))
-			items[node] = runs[0]?.data?.main?.[0] ?? [];
-		details.push({
-			summary,
-			items,
-			lastNode: run.resultData.lastNodeExecuted ?? '',
-			raw: data.data,
-		});
-	}
+	for (const summary of summaries) details.push(await executionDetail(n8n, summary));
 	return details;
+}
+
+/** One execution's data: each node's first output items of its first run. */
+export async function executionDetail(
+	n8n: N8nInstance,
+	summary: ExecutionSummary,
+): Promise<ExecutionDetail> {
+	const { data } = await n8n.restOk<{ data: { data: string } }>('GET', `/executions/${summary.id}`);
+	const run = parseFlatted(n8n, data.data) as {
+		resultData: {
+			lastNodeExecuted?: string;
+			runData: Record<string, Array<{ data?: { main?: RunItem[][] } }>>;
+		};
+	};
+	const items: Record<string, RunItem[]> = {};
+	for (const [node, runs] of Object.entries(run.resultData.runData))
+		items[node] = runs[0]?.data?.main?.[0] ?? [];
+	return { summary, items, lastNode: run.resultData.lastNodeExecuted ?? '', raw: data.data };
 }

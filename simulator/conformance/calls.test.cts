@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { driveCallToEnd, insertCall, planCalls, recordStatus } from '../callLifecycle.cts';
+import { ageCall, driveCallToEnd, insertCall, planCalls, recordStatus } from '../callLifecycle.cts';
 import { startSimulator, type Simulator } from '../index.cts';
 import { scheduledInstant } from '../routes/calls.cts';
 import type { Agent, Contact } from '../types.cts';
@@ -789,5 +789,27 @@ describe('Test helpers', () => {
 		expect(call).toMatchObject({ finished: true, call_analysis: null });
 		await driveCallToEnd(sim, call);
 		expect(call.call_analysis).not.toBeNull();
+	});
+});
+
+describe('ageCall (a test helper: a finished call as if it had happened earlier)', () => {
+	it('moves every time of the record back, and the API answers the older times', async () => {
+		const call = insertCall(sim);
+		const before = { ...call };
+		ageCall(sim, call.id, 180_000);
+		const back = (iso: string | null) => new Date(Date.parse(iso!) - 180_000).toISOString();
+		const res = await api(sim, 'GET', `/v1/calls/${call.id}`);
+		expect(res.body).toMatchObject({
+			id: call.id,
+			created_at: back(before.created_at),
+			start_at: back(before.start_at),
+			finished_at: back(before.finished_at),
+		});
+		expect(call.place_at).toBe(before.place_at - 180_000);
+	});
+
+	it('refuses a call whose life cycle is still under way', async () => {
+		const callId = await placePhoneCall();
+		expect(() => ageCall(sim, callId, 60_000)).toThrow(/not a finished call/);
 	});
 });
