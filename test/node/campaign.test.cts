@@ -1,6 +1,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine.cts';
+import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
@@ -270,6 +271,41 @@ describe('Run Campaign', () => {
 				items.filter((item) => item.json.campaign_status === 'called'),
 			);
 			expect(called).toHaveLength(7);
+		});
+
+		it('Free the Worker While Waiting: the execution waits between calls, each call end takes a step, the last one resumes it', async () => {
+			planCalls(sim).byShare({ shares: { no_answer: 0.4 }, talkMs: [MINUTE, 3 * MINUTE], seed: 7 });
+			const people = Array.from({ length: 6 }, (_, n) => londoner(n));
+			const execution = new WaitingExecution({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: campaign({ maxLiveCalls: 2, campaignOptions: { resumeByWebhook: true } }),
+				items: people,
+			});
+			try {
+				const waiting = await drive(execution.start());
+				expect(waiting.status).toBe('waiting');
+				expect(rang()).toHaveLength(2);
+				// every campaign call sends its events to the execution's resume URL
+				for (const call of rang()) expect(call.webhook_url).toContain(execution.resumeUrl);
+				const resumed = await drive(
+					new Promise<void>((resolve) => {
+						const check = () => (execution.resumedRun ? resolve() : setImmediate(check));
+						check();
+					}),
+				);
+				expect(resumed).toBeUndefined();
+				const items = WaitingExecution.nodeItems(execution.resumedRun);
+				expect(items.map((item) => item.campaign_status)).toEqual(Array(6).fill('called'));
+				expect(items.map((item) => item.call_id)).toEqual(
+					people.map(({ to }) => callsTo(to).sort((a, b) => b.place_at - a.place_at)[0].id),
+				);
+				expect(peakLive()).toBeLessThanOrEqual(2);
+				// redials happened, each after its hour
+				expect(rang().length).toBeGreaterThan(6);
+				expect(items.every((item) => item.campaign_run === undefined)).toBe(true);
+			} finally {
+				await execution.stop();
+			}
 		});
 	});
 });

@@ -1,6 +1,6 @@
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { sampleById } from '../../shared/operation';
+import { ItemResults, sampleById } from '../../shared/operation';
 import { refuseUnreachableWebhookUrl } from '../../shared/webhookReach';
 import { fullNameField, toNumberField } from './fields';
 import { runByPolling } from './campaign/byPolling';
@@ -15,9 +15,9 @@ export const runCampaign: Operation = {
 	option: {
 		name: 'Run Campaign',
 		value: 'runCampaign',
-		action: 'Run a call campaign',
+		action: 'Run call campaign',
 		description:
-			'Call a list of people within their calling hours, a few at a time, redialling who did not answer and never calling anyone twice',
+			'Call a list of people in their calling hours, a few at a time, redialling who did not answer, never anyone twice',
 	},
 	kind: 'write',
 	endpoint: 'placePhoneCall',
@@ -38,7 +38,13 @@ export const runCampaign: Operation = {
 			rememberDays?: number;
 		};
 		const webhookUrl = options.resumeByWebhook ? resumeUrlOf(this, 0) : undefined;
-		const run = await startRun(this, items.length, webhookUrl);
+		const run = await startRun(this, items.length, webhookUrl).catch((error: unknown) => {
+			// the run's settings are every item's: with Continue On Fail each item answers their error
+			const results = new ItemResults(this, items.length);
+			for (const itemIndex of items.keys()) results.fail(itemIndex, error);
+			return results;
+		});
+		if (run instanceof ItemResults) return run.items();
 		if (!webhookUrl) return campaignItems(run, await runByPolling(this, run));
 		if (run.people.length) await refuseUnreachableWebhookUrl(this, webhookUrl, 0);
 		const step = await campaignStep(this, run);

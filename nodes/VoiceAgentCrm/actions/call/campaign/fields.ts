@@ -27,21 +27,27 @@ const callDaysField: INodeProperties = {
 	description: "Days on which calls may start, in the person's time zone",
 };
 
+/** Every half hour of the day, and 24:00 for the end of the day. */
+const HALF_HOURS = Array.from({ length: 49 }, (_, at) => {
+	const time = `${String(Math.floor(at / 2)).padStart(2, '0')}:${at % 2 ? '30' : '00'}`;
+	return { name: time, value: time };
+});
+
 const callFromField: INodeProperties = {
 	displayName: 'Call From',
 	name: 'callFrom',
-	type: 'string',
+	type: 'options',
+	options: HALF_HOURS.slice(0, -1),
 	default: '09:00',
-	placeholder: 'e.g. 09:00',
 	description: "First time of day a call may start, in the person's time zone (24-hour clock)",
 };
 
 const callUntilField: INodeProperties = {
 	displayName: 'Call Until',
 	name: 'callUntil',
-	type: 'string',
+	type: 'options',
+	options: HALF_HOURS.slice(1),
 	default: '17:00',
-	placeholder: 'e.g. 17:00',
 	description:
 		"Time of day from which no call starts, in the person's time zone; a call started before may go on",
 };
