@@ -38,13 +38,15 @@ export const runCampaign: Operation = {
 			rememberDays?: number;
 		};
 		const webhookUrl = options.resumeByWebhook ? resumeUrlOf(this, 0) : undefined;
-		const run = await startRun(this, items.length, webhookUrl).catch((error: unknown) => {
+		let run;
+		try {
+			run = startRun(this, items.length, webhookUrl);
+		} catch (error) {
 			// the run's settings are every item's: with Continue On Fail each item answers their error
 			const results = new ItemResults(this, items.length);
 			for (const itemIndex of items.keys()) results.fail(itemIndex, error);
-			return results;
-		});
-		if (run instanceof ItemResults) return run.items();
+			return results.items();
+		}
 		if (!webhookUrl) return campaignItems(run, await runByPolling(this, run));
 		if (run.people.length) await refuseUnreachableWebhookUrl(this, webhookUrl, 0);
 		const step = await campaignStep(this, run);

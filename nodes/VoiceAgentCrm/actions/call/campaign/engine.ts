@@ -37,11 +37,12 @@ export interface CampaignRun {
 	people: Person[];
 	problems: RowProblem[];
 	rules: CampaignRules;
-	/** Calls created earlier are forgotten (Remember Calls For). */
-	rememberedSince: number;
-	/** The first look read back to `rememberedSince`; later looks read back to here. */
+	/**
+	 * How far back the next look reads: at first over Remember Calls For, then up to the oldest
+	 * call still live (`currentCalls`).
+	 */
 	recentSince: number;
-	/** Campaign calls created before `recentSince`, from the first look. */
+	/** Campaign calls created before `recentSince`, over when read: they change no more. */
 	earlier: CampaignCall[];
 }
 
@@ -80,11 +81,22 @@ export async function readCampaignCalls(
 	return found;
 }
 
-/** The run's calls now: the earlier ones from its first look, and the recent ones read again. */
+/** How far before a look the next one reads back at the least: calls another run was placing then. */
+const RECENT_MARGIN_MS = 5 * 60_000;
+
+/**
+ * The run's calls now: those over before the last look's horizon, kept, and the recent ones read
+ * again. The horizon then moves up to the oldest call still live (or the margin), so that a long
+ * campaign's looks read what may have changed, not every call it made.
+ */
 async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
 	const recent = await readCampaignCalls(context, run, run.recentSince);
 	const seen = new Set(recent.map((call) => call.id));
-	return [...recent, ...run.earlier.filter((call) => !seen.has(call.id))];
+	const calls = [...recent, ...run.earlier.filter((call) => !seen.has(call.id))];
+	const live = calls.filter((call) => call.stage === 'live').map((call) => call.createdAt);
+	run.recentSince = Math.max(run.recentSince, Math.min(Date.now() - RECENT_MARGIN_MS, ...live));
+	run.earlier = calls.filter((call) => call.createdAt < run.recentSince);
+	return calls;
 }
 
 function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObject) {
@@ -191,6 +203,10 @@ export async function campaignStep(
 	run: CampaignRun,
 	refusals: Refusals = new Map(),
 ): Promise<Step> {
+	if (!run.people.length) {
+		const plan = { place: [], cancel: [], heldElsewhere: new Map(), finished: true };
+		return { plan, calls: [], refusals };
+	}
 	for (let round = 1; ; round++) {
 		const calls = await currentCalls(context, run);
 		const plan = planCampaign({

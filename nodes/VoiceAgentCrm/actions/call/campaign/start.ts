@@ -4,12 +4,9 @@ import { z } from 'zod';
 import { E164, numberWithin, UUID, validateItem } from '../../../shared/validation';
 import { PLACEMENT_LABELS, PLACEMENT_OPTIONS, placementBody, placementInput } from '../fields';
 import type { CallResult } from './calls';
-import { readCampaignCalls, type CampaignRun } from './engine';
+import type { CampaignRun } from './engine';
 import { DEFAULT_REMEMBER_DAYS } from './fields';
 import { campaignKeyOf, readPeople } from './people';
-
-/** How far before its start a run's later looks read back besides its live calls: calls of runs started just before. */
-const RECENT_MARGIN_MS = 5 * 60_000;
 
 const RUN_SETTINGS = PLACEMENT_OPTIONS.pick({ additionalData: true, metadata: true }).extend({
 	agentId: UUID,
@@ -50,20 +47,16 @@ function settingsOf(context: IExecuteFunctions) {
 	);
 }
 
-/**
- * A run checked and started: its people read, and the first look back over the remembered
- * period, before any call. Calls over by then are kept; later looks read only what may change.
- */
-export async function startRun(
+/** A run checked and started: its settings and people read, before any request. */
+export function startRun(
 	context: IExecuteFunctions,
 	itemCount: number,
 	webhookUrl: string | undefined,
-): Promise<CampaignRun> {
+): CampaignRun {
 	const settings = settingsOf(context);
 	const { people, problems } = readPeople(context, itemCount);
 	const workflowId = String(context.getWorkflow().id ?? '');
 	const node = context.getNode().name;
-	const now = Date.now();
 	const run: CampaignRun = {
 		campaign: campaignKeyOf(workflowId, node, people),
 		workflowId,
@@ -82,14 +75,9 @@ export async function startRun(
 			redialAfterMs: settings.redialAfterMinutes * 60_000,
 			maxTries: settings.maxTries,
 		},
-		rememberedSince: now - settings.rememberDays * 86_400_000,
-		recentSince: now - RECENT_MARGIN_MS,
+		// the first look reads back over the whole remembered period
+		recentSince: Date.now() - settings.rememberDays * 86_400_000,
 		earlier: [],
 	};
-	if (!people.length) return run;
-	const calls = await readCampaignCalls(context, run, run.rememberedSince);
-	const live = calls.filter((call) => call.stage === 'live').map((call) => call.createdAt);
-	run.recentSince = Math.min(run.recentSince, ...live);
-	run.earlier = calls.filter((call) => call.createdAt < run.recentSince);
 	return run;
 }
