@@ -49,13 +49,13 @@ export interface CampaignRun {
 /** Why a person's placement was refused by the service, by number. */
 export type Refusals = Map<string, string>;
 
-function tooManyCalls(context: ApiContext, days: number): NodeOperationError {
+function tooManyCalls(context: ApiContext, since: number): NodeOperationError {
 	return new NodeOperationError(
 		context.getNode(),
-		`The agent placed more than ${MAX_SCAN_PAGES * 1000} calls in the last ${days} days, more than the campaign reads to know who was called, so no call was placed`,
+		`The agent has more than ${MAX_SCAN_PAGES * 1000} calls since ${new Date(since).toISOString()}, more than the campaign reads in one look, so it placed no further call`,
 		{
 			description:
-				'Lower Options → Remember Calls For (Days), or run the campaign with an agent of its own.',
+				'Lower Options → Remember Calls For (Days), or run the campaign with an agent of its own. Calls it placed before are listed by Call → Get Many → Filters → Placed by Workflow; running the same list again goes on with them.',
 		},
 	);
 }
@@ -77,7 +77,7 @@ export async function readCampaignCalls(
 			return false;
 		},
 	);
-	if (!complete) throw tooManyCalls(context, Math.round((Date.now() - since) / 86_400_000) || 1);
+	if (!complete) throw tooManyCalls(context, since);
 	return found;
 }
 
