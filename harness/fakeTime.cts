@@ -24,6 +24,12 @@ export interface DriveOptions {
 	onStep?: () => unknown;
 	/** Fake time after which the drive gives up (a run that never settles). Default 6 hours. */
 	maxMs?: number;
+	/**
+	 * When work outside the faked timers is next due (the simulator's next step): given, each step
+	 * jumps to the first of that, the next timer, or `stepMs`, so that hours of waiting cost a few
+	 * steps. For runs whose waits are long and whose requests are answered at once.
+	 */
+	nextDueAt?: () => number | undefined;
 }
 
 export interface FakeTime {
@@ -53,9 +59,26 @@ export function installFakeTime(): FakeTime {
 	});
 	const startedAt = clock.now;
 
-	async function step(stepMs: number, onStep?: () => unknown): Promise<void> {
+	/** The time to the first timer or outside work due, within `stepMs`. */
+	function jumpOf(stepMs: number, nextDueAt: () => number | undefined): number {
+		const timers = Object.values(
+			(clock as unknown as { timers?: Record<string, { callAt: number }> }).timers ?? {},
+		);
+		const due = [
+			clock.now + stepMs,
+			nextDueAt() ?? Infinity,
+			...timers.map((timer) => timer.callAt),
+		];
+		return Math.max(0, Math.min(...due) - clock.now);
+	}
+
+	async function step(
+		stepMs: number,
+		onStep?: () => unknown,
+		nextDueAt?: () => number | undefined,
+	): Promise<void> {
 		await letIoRun();
-		await clock.tickAsync(stepMs);
+		await clock.tickAsync(nextDueAt ? jumpOf(stepMs, nextDueAt) : stepMs);
 		await onStep?.();
 	}
 
@@ -70,7 +93,7 @@ export function installFakeTime(): FakeTime {
 		},
 		async runUntilSettled<T>(
 			work: Promise<T>,
-			{ stepMs = 1_000, onStep, maxMs = 6 * 3_600_000 }: DriveOptions = {},
+			{ stepMs = 1_000, onStep, maxMs = 6 * 3_600_000, nextDueAt }: DriveOptions = {},
 		): Promise<T> {
 			let settled = false;
 			const outcome = work.then(
@@ -89,7 +112,7 @@ export function installFakeTime(): FakeTime {
 			while (!settled) {
 				if (clock.now > giveUpAt)
 					throw new Error(`the run did not settle within ${maxMs} ms of fake time`);
-				await step(stepMs, onStep);
+				await step(stepMs, onStep, nextDueAt);
 				await letIoRun();
 			}
 			return await outcome;
@@ -106,4 +129,25 @@ export async function onFakeTime<T>(work: () => Promise<T>): Promise<T> {
 	} finally {
 		time.uninstall();
 	}
+}
+
+/** What `nextDueAfterQuiet` reads of a simulator: its request log and its clock. */
+interface Quietable {
+	requests: ReadonlyArray<{ status: number }>;
+	clock: { nextTaskAt(): number | undefined };
+}
+
+/**
+ * A `nextDueAt` for drives with several runs at once: the simulator's next step, but only once
+ * it has answered every request and none arrived since the last step; until then steps of 1 s,
+ * so that a jump never passes a request still on its way (its timeout would fire).
+ */
+export function nextDueAfterQuiet(sim: Quietable): () => number | undefined {
+	let seen = -1;
+	return () => {
+		const count = sim.requests.length;
+		const quiet = count === seen && sim.requests.every((request) => request.status !== 0);
+		seen = count;
+		return quiet ? sim.clock.nextTaskAt() : Date.now() + 1_000;
+	};
 }

@@ -18,6 +18,7 @@ import {
 	runExampleAfterPoll,
 	runFailure,
 } from '../harness/examples.cts';
+import { installFakeTime, nextDueAfterQuiet } from '../harness/fakeTime.cts';
 import type { PollingTrigger } from '../harness/poll.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
 import { planCalls } from '../simulator/index.cts';
@@ -241,6 +242,52 @@ async function sendFile(sim: Simulator, credentials: CredentialData): Promise<vo
 	print(`   One summary item for the file; the rows not accepted also as ${resultFile.fileName}`);
 }
 
+/**
+ * The campaign example on fake time: a campaign waits 20 s before each call, 15 s between looks and
+ * a minute before a redial, so its own simulator and n8n's timers move forward together instead.
+ */
+async function callCampaign(): Promise<void> {
+	const example = 'call-campaign-then-follow-up.json';
+	print(`6. A call campaign, then follow-ups by result (examples/${example})`);
+	const time = installFakeTime();
+	const sim = await startSimulator({ apiKey: secret });
+	try {
+		planCalls(sim).next({ result: 'no_answer' }).next({ result: 'busy' });
+		const drive = {
+			onStep: () => sim.clock.runDue(),
+			nextDueAt: nextDueAfterQuiet(sim),
+			stepMs: 60_000,
+		};
+		const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+		const run = await time.runUntilSettled(runExample(loadExample(example), credentials), drive);
+		succeeded(run, example);
+		const people = outputOf(run, 'Call Campaign');
+		const rang = () => [...sim.org.calls.values()].filter((call) => call.phase !== 'canceled');
+		check(
+			people.length === 6 && rang().length === 7,
+			`${example}: expected 6 people and 7 calls, got ${people.length} and ${rang().length}`,
+		);
+		print(`   ${minutes(time.elapsed())} of the simulator's clock, moved forward`);
+		for (const person of people)
+			print(
+				`   ${String(person.full_name)}: ${String(person.campaign_status)}, ${String(person.reason)}`,
+			);
+		print(`   Follow-up tasks: ${outputOf(run, 'Task to Follow Up').length}`);
+		const again = await time.runUntilSettled(runExample(loadExample(example), credentials), drive);
+		succeeded(again, example);
+		check(
+			rang().length === 7,
+			`${example}: running it again must call nobody, got ${rang().length - 7} calls`,
+		);
+		print('   Run again: the same list is the same campaign, 0 new calls');
+	} finally {
+		await sim.stop();
+		time.uninstall();
+	}
+}
+
+const minutes = (ms: number) => `${Math.round(ms / 60_000)} minutes`;
+
 async function main(): Promise<void> {
 	const started = Date.now();
 	const sim = await startSimulator();
@@ -270,6 +317,8 @@ async function main(): Promise<void> {
 		await sendFile(sim, credentials);
 		print();
 		await syncCrmContacts(sim, credentials);
+		print();
+		await callCampaign();
 		print();
 		print(`Demo OK (${seconds(Date.now() - started)})`);
 	} finally {

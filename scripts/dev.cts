@@ -20,7 +20,7 @@ import path from 'node:path';
 
 import { CREDENTIAL_NAME } from './n8n/shared.cts';
 import { EXAMPLES_DIR, exampleSamples, N8N_FILES } from '../harness/examples.cts';
-import { startSimulator, type Simulator } from '../simulator/index.cts';
+import { planCalls, startSimulator, type CallMix, type Simulator } from '../simulator/index.cts';
 import {
 	freePort,
 	installPaths,
@@ -109,6 +109,13 @@ function installPackage(n8nDir: string): void {
 	});
 }
 
+/** The simulator's call results in dev: the campaign example shows redials and follow-ups by result. */
+const DEV_CALL_MIX: CallMix = {
+	shares: { no_answer: 0.3, busy: 0.1, voicemail: 0.1 },
+	talkMs: [20_000, 60_000],
+	seed: Date.now(),
+};
+
 /** The credential the examples name, pointing at the simulator (imported again at each start). */
 async function importCredential(n8n: N8nInstance, sim: Simulator): Promise<void> {
 	await n8n.importSimulatorCredential(sim, path.join(DEV_DIR, 'import', 'credential.json'));
@@ -158,6 +165,8 @@ async function main(): Promise<void> {
 	// calls move through their life cycle and post their events on time, so that the Instant
 	// Trigger's "Test this trigger" receives them
 	sim.clock.runOnItsOwn();
+	// a campaign meets what real lists meet: people who do not answer, lines busy, voicemail
+	planCalls(sim).byShare(DEV_CALL_MIX);
 	const stop = async (code: number) => {
 		await n8n.stop();
 		await sim.stop();
@@ -180,6 +189,9 @@ async function main(): Promise<void> {
 			`  credential "${CREDENTIAL_NAME}": Base URL ${sim.baseUrl}, API Key ${sim.apiKey} (the simulator's key, new at each start)`,
 		);
 		for (const name of examples) say(`  workflow: ${name}`);
+		say(
+			'  calls: 30 % end no answer, 10 % busy, 10 % voicemail, the others talk 20 to 60 s; the campaign example shows its redials and follow-ups',
+		);
 		say(
 			`  files: Read/Write Files from Disk reads and writes in ${n8n.filesFolder} (the path .n8n-files/<file>); the examples' sample files are there`,
 		);

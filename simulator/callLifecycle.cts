@@ -135,9 +135,48 @@ export type CallWebhookEvent = 'call_started' | 'call_ended' | 'transcript_ready
 // ---------------------------------------------------------------------------------------------
 // Plans
 
+/**
+ * Results drawn by share for calls without a queued plan (campaign tests and the demo): each call
+ * ends `no_answer`, `busy`, `voicemail` or `failed` with its share, `answered` otherwise, and talks
+ * for a time drawn between the bounds. Seeded, so that a run repeats exactly.
+ */
+export interface CallMix {
+	shares: Partial<Record<Exclude<CallResult, 'answered'>, number>>;
+	/** Conversation length bounds, ms; default the fixed default talk time. */
+	talkMs?: [number, number];
+	seed?: number;
+}
+
 interface OrgPlans {
 	queue: CallPlan[];
 	fallback: CallPlan;
+	mix?: { shares: CallMix['shares']; talkMs?: [number, number]; random: () => number };
+}
+
+/** mulberry32: a small seeded generator, enough to spread results evenly and repeatably. */
+function seededRandom(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+function drawnPlan(mix: NonNullable<OrgPlans['mix']>): CallPlan {
+	let draw = mix.random();
+	let result: CallResult = 'answered';
+	for (const [share, value] of Object.entries(mix.shares) as Array<[CallResult, number]>) {
+		if (draw < value) {
+			result = share;
+			break;
+		}
+		draw -= value;
+	}
+	const talk = mix.talkMs && mix.talkMs[0] + Math.round(mix.random() * (mix.talkMs[1] - mix.talkMs[0]));
+	return { result, ...(talk !== undefined ? { talkMs: talk } : {}) };
 }
 
 const plansByOrg = new WeakMap<Organization, OrgPlans>();
@@ -156,6 +195,8 @@ export interface CallPlanner {
 	next(plan: CallPlan): CallPlanner;
 	/** The outcome of every call placed without a queued plan. */
 	byDefault(plan: CallPlan): CallPlanner;
+	/** Results and talk times drawn by share for every call placed without a queued plan. */
+	byShare(mix: CallMix): CallPlanner;
 	/** Plans queued and not yet taken by a call. */
 	remaining(): number;
 }
@@ -169,6 +210,10 @@ export function planCalls(sim: Simulator, org: Organization = sim.org): CallPlan
 		},
 		byDefault(plan) {
 			plans.fallback = plan;
+			return planner;
+		},
+		byShare(mix) {
+			plans.mix = { shares: mix.shares, talkMs: mix.talkMs, random: seededRandom(mix.seed ?? 1) };
 			return planner;
 		},
 		remaining: () => plans.queue.length,
@@ -189,7 +234,9 @@ function scriptFrom(plan: CallPlan): CallScript {
 
 function takeScript(org: Organization): CallScript {
 	const plans = plansOf(org);
-	return scriptFrom({ ...plans.fallback, ...plans.queue.shift() });
+	const queued = plans.queue.shift();
+	const drawn = !queued && plans.mix ? drawnPlan(plans.mix) : {};
+	return scriptFrom({ ...plans.fallback, ...drawn, ...queued });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_TIMINGS, planCalls, startSimulator, type CallPlan } from './index.cts';
+import {
+	DEFAULT_TIMINGS,
+	planCalls,
+	startSimulator,
+	type CallMix,
+	type CallPlan,
+} from './index.cts';
 import { DEFAULT_LIMITS, type BudgetLimits } from './rateLimit.cts';
 
 /** CLI flag → call timing it sets, in seconds on the command line (fractions allowed). */
@@ -13,6 +19,14 @@ const TIMING_FLAGS: Record<string, keyof typeof DEFAULT_TIMINGS> = {
 	'analysis-delay': 'analysisDelayMs',
 };
 
+/** CLI flag → call result it gives a share of the calls (campaigns: redials, follow-ups by result). */
+const SHARE_FLAGS: Record<string, keyof CallMix['shares']> = {
+	'no-answer': 'no_answer',
+	busy: 'busy',
+	voicemail: 'voicemail',
+	failed: 'failed',
+};
+
 /** CLI flag → request budget it sets, in requests per one-minute window. */
 const BUDGET_FLAGS: Record<string, keyof BudgetLimits> = {
 	'events-limit': 'events',
@@ -20,7 +34,7 @@ const BUDGET_FLAGS: Record<string, keyof BudgetLimits> = {
 	'ip-limit': 'ip',
 };
 
-const USAGE = `npm run simulator -- [--port N] [--queue S] [--ring S] [--talk S] [--finished-delay S] [--reason-delay S] [--analysis-delay S] [--events-limit N] [--anonymous-events-limit N] [--ip-limit N]
+const USAGE = `npm run simulator -- [--port N] [--queue S] [--ring S] [--talk S] [--talk-max S] [--finished-delay S] [--reason-delay S] [--analysis-delay S] [--no-answer F] [--busy F] [--voicemail F] [--failed F] [--events-limit N] [--anonymous-events-limit N] [--ip-limit N]
 
 Call timings in seconds (fractions allowed), for every call placed. Defaults: ${Object.entries(
 	TIMING_FLAGS,
@@ -28,6 +42,9 @@ Call timings in seconds (fractions allowed), for every call placed. Defaults: ${
 	.map(([flag, key]) => `${flag} ${DEFAULT_TIMINGS[key] / 1000}`)
 	.join(', ')}.
 Example, a whole call with its analysis in about 6 s: npm run simulator -- --queue 0.5 --ring 1 --talk 3 --finished-delay 0.5 --reason-delay 0.5 --analysis-delay 1
+
+Results by share (0 to 1 each; the rest are answered), and a talk time drawn between --talk and --talk-max.
+Example, a campaign's mix: npm run simulator -- --no-answer 0.3 --busy 0.1 --voicemail 0.1 --talk 20 --talk-max 90
 
 Request budgets per minute (the reference does not give the events budgets; for benchmarks, raise them). Defaults: ${Object.entries(
 	BUDGET_FLAGS,
@@ -49,6 +66,36 @@ export function timingsFrom(values: Record<string, string | boolean | undefined>
 		plan[key] = Math.round(seconds * 1000);
 	}
 	return plan;
+}
+
+/** The results by share and the talk range given on the command line; undefined when none is given. */
+export function mixFrom(
+	values: Record<string, string | boolean | undefined>,
+	timings: CallPlan,
+): CallMix | undefined {
+	const shares: CallMix['shares'] = {};
+	for (const [flag, result] of Object.entries(SHARE_FLAGS)) {
+		const raw = values[flag];
+		if (raw === undefined) continue;
+		const share = Number(raw);
+		if (typeof raw !== 'string' || raw.trim() === '' || !(share >= 0 && share <= 1))
+			throw new Error(`--${flag} takes a share from 0 to 1 (e.g. 0.3), not "${String(raw)}"`);
+		shares[result] = share;
+	}
+	if (Object.values(shares).reduce((sum, share) => sum + share, 0) > 1)
+		throw new Error(
+			'the shares of --no-answer, --busy, --voicemail and --failed add up to more than 1',
+		);
+	const talkMax =
+		values['talk-max'] === undefined ? undefined : timingsFrom({ talk: values['talk-max'] }).talkMs;
+	if (!Object.keys(shares).length && talkMax === undefined) return undefined;
+	const talkMin = timings.talkMs ?? DEFAULT_TIMINGS.talkMs;
+	if (talkMax !== undefined && talkMax < talkMin)
+		throw new Error('--talk-max must be at least --talk');
+	return {
+		shares,
+		...(talkMax !== undefined ? { talkMs: [talkMin, talkMax] as [number, number] } : {}),
+	};
 }
 
 /** The request budgets given on the command line; throws on a value that is not a whole positive number. */
@@ -80,10 +127,12 @@ async function main(): Promise<void> {
 			port: { type: 'string' },
 			help: { type: 'boolean' },
 			...Object.fromEntries(
-				[...Object.keys(TIMING_FLAGS), ...Object.keys(BUDGET_FLAGS)].map((flag) => [
-					flag,
-					{ type: 'string' as const },
-				]),
+				[
+					...Object.keys(TIMING_FLAGS),
+					'talk-max',
+					...Object.keys(SHARE_FLAGS),
+					...Object.keys(BUDGET_FLAGS),
+				].map((flag) => [flag, { type: 'string' as const }]),
 			),
 		},
 	});
@@ -96,6 +145,8 @@ async function main(): Promise<void> {
 	const limits = limitsFrom(values);
 	const sim = await startSimulator({ port, apiKey: process.env.SIMULATOR_API_KEY, limits });
 	planCalls(sim).byDefault(timings);
+	const mix = mixFrom(values, timings);
+	if (mix) planCalls(sim).byShare(mix);
 	sim.clock.runOnItsOwn();
 	console.log(`base_url=${sim.baseUrl}`);
 	console.log(`api_key=${sim.apiKey}`);
@@ -103,6 +154,10 @@ async function main(): Promise<void> {
 		([flag, key]) => `${flag} ${(timings[key] ?? DEFAULT_TIMINGS[key]) / 1000}s`,
 	);
 	console.log(`call timings: ${shown.join(', ')}`);
+	if (mix)
+		console.log(
+			`call results by share: ${JSON.stringify(mix.shares)}, talk ${JSON.stringify(mix.talkMs ?? 'fixed')} ms`,
+		);
 	const budgets = { ...DEFAULT_LIMITS, ...limits };
 	console.log(
 		`requests per minute: ${Object.entries(BUDGET_FLAGS)

@@ -94,4 +94,9 @@ export class SimClock {
 	pending(): number {
 		return this.tasks.length;
 	}
+
+	/** When the next scheduled step is due, for a fake clock that jumps to it (harness/fakeTime.cts). */
+	nextTaskAt(): number | undefined {
+		return this.tasks[0]?.at;
+	}
 }

@@ -25,6 +25,7 @@ export {
 	isFinishedPhase,
 	planCalls,
 	startCallLifecycle,
+	type CallMix,
 	type CallPlan,
 	type CallResult,
 } from './callLifecycle.cts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 
 import type { IDataObject } from 'n8n-workflow';
 
-import { installFakeTime } from '../harness/fakeTime.cts';
+import { installFakeTime, nextDueAfterQuiet } from '../harness/fakeTime.cts';
 import {
 	activateTrigger,
 	EXAMPLES_DIR,
@@ -19,7 +19,7 @@ import {
 import { runNode, type CredentialData, type WorkflowJson } from '../harness/engine.cts';
 import { ACTION_NODE, PACKAGE, TRIGGER_NODE } from '../harness/nodeTypes.cts';
 import { startSimulator, type Simulator } from '../simulator/index.cts';
-import { driveCallToEnd, MAIN_ORG_IDS, VOICES } from '../simulator/index.cts';
+import { driveCallToEnd, MAIN_ORG_IDS, planCalls, VOICES } from '../simulator/index.cts';
 
 /**
  * Every workflow of `examples/` runs unchanged through n8n's engine against the simulator, and does
@@ -156,6 +156,50 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 					expect.stringContaining('John Smith'),
 				);
 				expect(sim.requestsTo('POST', '/v1/calls/single-contact-call')).toHaveLength(1);
+			});
+		} finally {
+			time.uninstall();
+		}
+	},
+
+	'call-campaign-then-follow-up.json': async (workflow) => {
+		// a campaign waits minutes between calls: on fake time, jumping to the simulator's next step
+		const time = installFakeTime();
+		try {
+			await withSimulator(async (sim) => {
+				planCalls(sim).next({ result: 'no_answer' }).next({ result: 'busy' });
+				const drive = {
+					onStep: () => sim.clock.runDue(),
+					nextDueAt: nextDueAfterQuiet(sim),
+					stepMs: 60_000,
+				};
+				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), drive);
+				expect(runFailure(run)).toBeUndefined();
+				const people = outputOf(run, 'Call Campaign');
+				expect(people.map((person) => person.campaign_status)).toEqual([
+					'called',
+					'called',
+					'called',
+					'called',
+					'called',
+					'invalid',
+				]);
+				// the first two did not answer and were called again, once (Max Tries 2)
+				expect(people.map((person) => person.tries)).toEqual([2, 2, 1, 1, 1, 0]);
+				const calls = [...sim.org.calls.values()].filter((call) => call.phase !== 'canceled');
+				expect(calls).toHaveLength(7);
+				// the follow-up tasks: the person with the bad number (the other redial answered)
+				const tasks = outputOf(run, 'Task to Follow Up');
+				expect(tasks).toHaveLength(1);
+				expect(String(tasks[0].brief)).toMatch(/^Follow up with Finn Kerr .*To Number: must be/);
+				// run again: the same list is the same campaign, and nobody is called twice
+				const again = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), drive);
+				expect(outputOf(again, 'Call Campaign').map((person) => person.call_id)).toEqual(
+					people.map((person) => person.call_id),
+				);
+				expect(
+					[...sim.org.calls.values()].filter((call) => call.phase !== 'canceled'),
+				).toHaveLength(7);
 			});
 		} finally {
 			time.uninstall();

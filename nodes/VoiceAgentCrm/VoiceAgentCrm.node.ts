@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { campaignWebhook } from './actions/call/campaign/byWebhook';
 import { RESUME_WEBHOOKS, resumeWhenCallsFinished } from './actions/call/placement/waitByWebhook';
 import { RESOURCE_SELECTOR, RESOURCES } from './actions/resources';
 import { methods } from './methods';
@@ -45,6 +46,9 @@ export class VoiceAgentCrm implements INodeType {
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		// the operation's own handler: a waiting campaign's step, or a waiting placement's resume
+		if (this.getNodeParameter('operation', '') === 'runCampaign')
+			return await campaignWebhook.call(this);
 		return await resumeWhenCallsFinished.call(this);
 	}
 }

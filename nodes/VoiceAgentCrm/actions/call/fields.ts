@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { callLocator, locatorValue, timeZoneLocator } from '../../shared/locators';
 import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/validation';
 import { TRACE_PREFIX } from './placement/trace';
@@ -13,6 +14,29 @@ import { TRACE_PREFIX } from './placement/trace';
  */
 
 export const callIdField: INodeProperties = callLocator();
+
+/** The person called by Place AI Call and Run Campaign. */
+export const toNumberField: INodeProperties = {
+	displayName: 'To Number',
+	name: 'toNumber',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. +14155550123',
+	description:
+		'Phone number to call, in international E.164 format: + and country code, e.g. +14155550123',
+	hint: PHONE_INPUT_HINT,
+};
+
+export const fullNameField: INodeProperties = {
+	displayName: 'Full Name',
+	name: 'fullName',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. John Smith',
+	description: 'Name of the person called; the agent uses it in the conversation',
+};
 
 function keyValueList(
 	displayName: string,
@@ -54,14 +78,14 @@ function keyValueList(
 	};
 }
 
-const additionalDataField = keyValueList(
+export const additionalDataField = keyValueList(
 	'Additional Data',
 	'additionalData',
 	'Facts the agent can use during this call, as key and value, e.g. plan = Premium or appointment = Thursday 10:00',
 	'appointment',
 );
 
-const metadataField = keyValueList(
+export const metadataField = keyValueList(
 	'Metadata',
 	'metadata',
 	'Your own data attached to the call and returned with it (the agent does not use it), e.g. an order or ticket ID to match the call later',

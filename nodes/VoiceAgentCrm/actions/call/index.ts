@@ -16,4 +16,5 @@ export { getManyCalls } from './getMany.operation';
 export { getCallStatus } from './getStatus.operation';
 export { placeContactCall } from './placeContactCall.operation';
 export { placePhoneCall } from './placePhoneCall.operation';
+export { runCampaign } from './runCampaign.operation';
 export { stopCall } from './stop.operation';

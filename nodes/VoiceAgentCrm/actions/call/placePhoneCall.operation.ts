@@ -1,43 +1,22 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 import {
 	DELAY,
+	fullNameField,
 	PLACEMENT_LABELS,
 	PLACEMENT_OPTIONS,
 	phoneCallOptions,
 	placementBody,
 	placementInput,
+	toNumberField,
 } from './fields';
-import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { sampleById } from '../../shared/operation';
 import { WAIT_FIELDS } from './placement/waitFields';
 import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
 import { placementExecute, startsAtOf } from './placement/placeAndAwait';
-
-const toNumberField: INodeProperties = {
-	displayName: 'To Number',
-	name: 'toNumber',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. +14155550123',
-	description:
-		'Phone number to call, in international E.164 format: + and country code, e.g. +14155550123',
-	hint: PHONE_INPUT_HINT,
-};
-
-const fullNameField: INodeProperties = {
-	displayName: 'Full Name',
-	name: 'fullName',
-	type: 'string',
-	required: true,
-	default: '',
-	placeholder: 'e.g. John Smith',
-	description: 'Name of the person called; the agent uses it in the conversation',
-};
 
 const PHONE_CALL = PLACEMENT_OPTIONS.extend({
 	agentId: UUID,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, readPage, type Page } from '../../../transport/paging';
+import type { ApiContext } from '../../../transport/request';
 
 /**
  * The call's trace (docs/decisions.md, "The call's trace and the never-twice memory"): keys the
@@ -136,7 +137,7 @@ export interface CallScan {
  * pages were read. Answers false only in that last case: older calls were left unread.
  */
 export async function scanCalls(
-	context: IExecuteFunctions,
+	context: ApiContext,
 	{ query, itemIndex, since = -Infinity, maxPages = Infinity }: CallScan,
 	visit: (call: IDataObject) => boolean,
 ): Promise<boolean> {

@@ -1,0 +1,71 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { campaignStep, type CampaignRun, type Step } from './engine';
+import { campaignItems } from './outcome';
+
+/**
+ * A campaign that frees its worker: between steps the execution waits as n8n's Wait node does,
+ * and every campaign call's own webhook URL is the execution's resume URL. Each call's end event
+ * runs one step (campaign/engine.ts) in n8n's webhook handler; the step that finds the campaign
+ * finished resumes the execution with the people's items. A step reads the whole campaign from
+ * the service, so an event lost (n8n restarting) is made up by the next one.
+ *
+ * The run is kept where n8n keeps a waiting node's input, as Place AI Call's wait does
+ * (placement/waitByWebhook.ts): on the first item, under `campaign_run`. These items are also
+ * what the execution goes on with if the wait ever runs out (Remember Calls For): each says the
+ * campaign did not finish and how to go on.
+ */
+
+const RUN_KEY = 'campaign_run';
+
+/** The events after which a step may have something to do: a call is over. */
+const STEP_EVENTS = new Set(['call_ended', 'call_stopped']);
+
+export async function waitForCampaign(
+	context: IExecuteFunctions,
+	run: CampaignRun,
+	step: Step,
+	days: number,
+): Promise<INodeExecutionData[]> {
+	const unfinished = campaignItems(run, step).map((item) => ({
+		...item,
+		json: <IDataObject>{
+			...item.json,
+			reason:
+				item.json.campaign_status === 'unfinished' || item.json.campaign_status === 'called'
+					? `The campaign did not finish within Remember Calls For (${days} days). Run the same list again to go on with it: no one is called twice.`
+					: item.json.reason,
+		},
+	}));
+	unfinished[0].json[RUN_KEY] = run as unknown as IDataObject;
+	context.getExecuteData().data = { main: [unfinished] };
+	await context.putExecutionToWait(new Date(Date.now() + days * 86_400_000));
+	return campaignItems(run, step);
+}
+
+/** A call event of a waiting campaign: one step, and the execution resumed once the campaign is finished. */
+export async function campaignWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const items = this.evaluateExpression('{{ $input.all() }}', 0) as INodeExecutionData[];
+	const run = items?.[0]?.json?.[RUN_KEY] as CampaignRun | undefined;
+	const { event } = this.getBodyData() as IDataObject;
+	if (!run || !STEP_EVENTS.has(String(event)))
+		return { webhookResponse: { received: true, resumed: false } };
+	let step: Step;
+	try {
+		step = await campaignStep(this, run);
+	} catch {
+		// a failed look leaves the campaign waiting: the next call event takes the step again
+		return { webhookResponse: { received: true, resumed: false } };
+	}
+	if (!step.plan.finished) return { webhookResponse: { received: true, resumed: false } };
+	return {
+		webhookResponse: { received: true, resumed: true },
+		workflowData: [campaignItems(run, step)],
+	};
+}

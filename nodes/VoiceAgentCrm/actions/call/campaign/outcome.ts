@@ -1,0 +1,95 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { byClaimOrder, type CampaignCall } from './calls';
+import type { CampaignRun, Step } from './engine';
+import type { Person } from './plan';
+
+/**
+ * One output item per input item: each person's calls (last first in `call_id`, as every Place
+ * operation answers), the final outcome, or why the person was not called.
+ */
+
+function attemptOf(call: CampaignCall): IDataObject {
+	return {
+		call_id: call.id,
+		call_at: new Date(call.callAt).toISOString(),
+		result: call.result ?? null,
+		ended_at: call.endedAt ? new Date(call.endedAt).toISOString() : null,
+	};
+}
+
+function reasonOf(attempts: CampaignCall[], run: CampaignRun): string {
+	const last = attempts.at(-1)!;
+	const tries = `${attempts.length} ${attempts.length === 1 ? 'try' : 'tries'}`;
+	if (last.result === 'answered') return `Answered after ${tries}`;
+	if (!run.rules.redialOn.includes(last.result!))
+		return `Ended ${last.result} after ${tries}; Redial On does not include it`;
+	return `Ended ${last.result} after ${tries}, the most Max Tries allows`;
+}
+
+function personItem(person: Person, run: CampaignRun, step: Step | undefined): IDataObject {
+	const who = {
+		to_number: person.key,
+		full_name: person.fullName,
+		time_zone: person.zone,
+		time_zone_source: person.zoneSource,
+		campaign: run.campaign,
+	};
+	const heldBy = step?.plan.heldElsewhere.get(person.key);
+	if (heldBy)
+		return {
+			call_id: heldBy.id,
+			campaign_status: 'skipped',
+			result: null,
+			reason: `Already called by this workflow at ${new Date(heldBy.createdAt).toISOString()} from another list (execution ${heldBy.executionId}), within Remember Calls For`,
+			placed_by_execution: heldBy.executionId,
+			tries: 0,
+			attempts: [],
+			...who,
+		};
+	const attempts = (step?.calls ?? [])
+		.filter((call) => call.campaign === run.campaign && call.person === person.key)
+		.filter((call) => call.stage === 'over')
+		.sort(byClaimOrder);
+	const refusal = step?.refusals.get(person.key);
+	const last = attempts.at(-1);
+	return {
+		call_id: last?.id ?? null,
+		campaign_status: refusal ? 'refused' : last ? 'called' : 'unfinished',
+		result: last?.result ?? null,
+		reason: refusal
+			? `The service refused the call: ${refusal}`
+			: last
+				? reasonOf(attempts, run)
+				: 'Not called yet',
+		tries: attempts.length,
+		attempts: attempts.map(attemptOf).reverse(),
+		...who,
+	};
+}
+
+/** The campaign's answer, one item per input item. */
+export function campaignItems(run: CampaignRun, step: Step): INodeExecutionData[] {
+	const slots: INodeExecutionData[] = [];
+	for (const person of run.people)
+		slots[person.itemIndex] = {
+			json: personItem(person, run, step),
+			pairedItem: { item: person.itemIndex },
+		};
+	for (const problem of run.problems)
+		slots[problem.itemIndex] = {
+			json: {
+				call_id: null,
+				campaign_status: problem.status,
+				result: null,
+				reason: problem.reason,
+				tries: 0,
+				attempts: [],
+				to_number: problem.toNumber,
+				full_name: problem.fullName,
+				campaign: run.campaign,
+			},
+			pairedItem: { item: problem.itemIndex },
+		};
+	return slots.filter(Boolean);
+}

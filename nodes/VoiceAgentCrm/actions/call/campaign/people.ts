@@ -1,0 +1,128 @@
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { locatorValue } from '../../../shared/locators';
+import { E164, isTimeZone, NON_EMPTY } from '../../../shared/validation';
+import type { Person } from './plan';
+import { minuteOfDay, windowProblem, type CallingWindow } from './window';
+import { zoneOfNumber } from './zones';
+
+/**
+ * The people of a campaign, one per input item, read and checked before any request. A bad row
+ * never rings a phone and never stops the others: it is answered on its own item, with the field
+ * and the reason (campaign/outcome.ts).
+ */
+
+/** A row that is not called, and why. */
+export interface RowProblem {
+	itemIndex: number;
+	status: 'invalid' | 'skipped';
+	reason: string;
+	toNumber: string;
+	fullName: string;
+}
+
+export interface People {
+	people: Person[];
+	problems: RowProblem[];
+}
+
+/** A row's problem: its message names the field and what is expected. */
+class RowError extends Error {}
+
+function zoneOf(context: IExecuteFunctions, itemIndex: number, key: string) {
+	const given = String(context.getNodeParameter('personTimeZone', itemIndex, '') ?? '').trim();
+	if (given) {
+		if (!isTimeZone(given))
+			throw new RowError(
+				`Person Time Zone: must be an IANA time zone, like Europe/Madrid or America/New_York (got "${given}")`,
+			);
+		return { zone: given, zoneSource: 'field' as const };
+	}
+	const ofNumber = zoneOfNumber(key);
+	if (ofNumber) return { zone: ofNumber, zoneSource: 'number' as const };
+	if (context.getNodeParameter('zoneFallback', itemIndex, 'skip') !== 'zone')
+		throw new RowError(
+			"Person Time Zone is empty and the number's country code does not tell one time zone, so the person was not called. Give the zone (e.g. from a column), or choose If the Time Zone Is Unknown → Use a Time Zone.",
+		);
+	const fallback = String(locatorValue(context.getNodeParameter('timezone', itemIndex, '')) ?? '');
+	if (!isTimeZone(fallback.trim()))
+		throw new RowError(
+			`Time Zone: must be an IANA time zone, like Europe/Madrid (got "${fallback}")`,
+		);
+	return { zone: fallback.trim(), zoneSource: 'fallback' as const };
+}
+
+function windowOf(context: IExecuteFunctions, itemIndex: number): CallingWindow {
+	const days = context.getNodeParameter('callDays', itemIndex, []) as number[];
+	const [from, until] = ['callFrom', 'callUntil'].map((name) =>
+		context.getNodeParameter(name, itemIndex, ''),
+	);
+	const [fromMinute, untilMinute] = [from, until].map(minuteOfDay);
+	if (fromMinute === undefined)
+		throw new RowError(`Call From: must be a time of day like 09:00 (got "${String(from)}")`);
+	if (untilMinute === undefined)
+		throw new RowError(`Call Until: must be a time of day like 17:00 (got "${String(until)}")`);
+	const window = { days: days.map(Number), fromMinute, untilMinute };
+	const problem = windowProblem(window);
+	if (problem) throw new RowError(problem);
+	return window;
+}
+
+function personOf(context: IExecuteFunctions, itemIndex: number): Person {
+	const toNumber = context.getNodeParameter('toNumber', itemIndex, '');
+	const number = E164.safeParse(toNumber);
+	if (!number.success)
+		throw new RowError(`To Number: ${number.error.issues[0].message} (got "${String(toNumber)}")`);
+	const name = NON_EMPTY.safeParse(context.getNodeParameter('fullName', itemIndex, ''));
+	if (!name.success) throw new RowError(`Full Name: ${name.error.issues[0].message}`);
+	return {
+		itemIndex,
+		key: number.data,
+		fullName: name.data,
+		...zoneOf(context, itemIndex, number.data),
+		window: windowOf(context, itemIndex),
+	};
+}
+
+/** Every item read: the people to call, in item order, and the rows that are not called. */
+export function readPeople(context: IExecuteFunctions, count: number): People {
+	const people: Person[] = [];
+	const problems: RowProblem[] = [];
+	const firstRow = new Map<string, number>();
+	for (let itemIndex = 0; itemIndex < count; itemIndex++) {
+		const shown = (name: string) => String(context.getNodeParameter(name, itemIndex, '') ?? '');
+		const row = { itemIndex, toNumber: shown('toNumber'), fullName: shown('fullName') };
+		try {
+			const person = personOf(context, itemIndex);
+			const first = firstRow.get(person.key);
+			if (first !== undefined) {
+				problems.push({
+					...row,
+					status: 'skipped',
+					reason: `Listed twice: item ${first} has the same number, and the person is called once`,
+				});
+				continue;
+			}
+			firstRow.set(person.key, itemIndex);
+			people.push(person);
+		} catch (error) {
+			// an expression that fails on this row is the row's problem too
+			problems.push({ ...row, status: 'invalid', reason: (error as Error).message });
+		}
+	}
+	return { people, problems };
+}
+
+/**
+ * The campaign's name in the calls' metadata: the workflow, the node and the numbers listed. The
+ * same list run again (a re-run, a Retry, a second execution started at the same time) is the same
+ * campaign and goes on with it; another list is another campaign.
+ */
+export function campaignKeyOf(workflowId: string, node: string, people: Person[]): string {
+	const numbers = people.map((person) => person.key).sort();
+	return createHash('sha256')
+		.update(JSON.stringify({ workflow: workflowId, node, numbers }))
+		.digest('hex')
+		.slice(0, 16);
+}

@@ -1,0 +1,123 @@
+import { byClaimOrder, type CallResult, type CampaignCall } from './calls';
+import { nextOpening, type CallingWindow } from './window';
+
+/**
+ * The campaign's next step, decided from the calls the service lists and nothing else, so that
+ * any run, a Retry, a re-run of the same list, or another execution of the same campaign takes the
+ * same decision (docs/decisions.md, "Campaigns"). Pure: the tests drive it on any clock.
+ */
+
+/** One person of the campaign, read and checked (campaign/people.ts). */
+export interface Person {
+	itemIndex: number;
+	/** The number called, E.164: who the person is for the campaign's memory. */
+	key: string;
+	fullName: string;
+	zone: string;
+	zoneSource: 'field' | 'number' | 'fallback';
+	window: CallingWindow;
+}
+
+export interface CampaignRules {
+	maxLive: number;
+	redialOn: CallResult[];
+	redialAfterMs: number;
+	/** Calls to one person at most, the first one included. */
+	maxTries: number;
+}
+
+export interface CampaignView {
+	campaign: string;
+	people: Person[];
+	/** Every campaign call of the workflow to these people in the remembered period, any campaign. */
+	calls: CampaignCall[];
+	rules: CampaignRules;
+	now: number;
+	/** The least time from placing a call to its start, in which a lost claim is canceled. */
+	leadMs: number;
+	/** People whose placement the service refused in this step: not placed again in it. */
+	refused: ReadonlySet<string>;
+}
+
+export interface Placement {
+	person: Person;
+	attempt: number;
+	lane: number;
+	callAt: number;
+}
+
+export interface Plan {
+	place: Placement[];
+	/** This campaign's scheduled calls that lost a claim: canceled before they ring. */
+	cancel: CampaignCall[];
+	/** People another campaign of the workflow called first, with that campaign's first call. */
+	heldElsewhere: Map<string, CampaignCall>;
+	/** Nothing live and nothing left to place (refused people aside). */
+	finished: boolean;
+}
+
+/** Group by a key, each group in claim order. */
+function groupBy(calls: CampaignCall[], key: (call: CampaignCall) => string) {
+	const groups = new Map<string, CampaignCall[]>();
+	for (const call of [...calls].sort(byClaimOrder))
+		groups.set(key(call), [...(groups.get(key(call)) ?? []), call]);
+	return groups;
+}
+
+/**
+ * The claims (docs/decisions.md): a person belongs to the campaign whose first call to them came
+ * first; within a campaign one call per person and attempt, and one live call per lane. The
+ * later of two claims loses; a loser still scheduled is canceled, one that rang already stays a
+ * real call (the residual window stated in docs/campaigns.md).
+ */
+function settleClaims(view: CampaignView) {
+	const live = view.calls.filter((call) => call.stage !== 'canceled');
+	const heldElsewhere = new Map<string, CampaignCall>();
+	for (const [person, calls] of groupBy(live, (call) => call.person))
+		if (calls[0].campaign !== view.campaign) heldElsewhere.set(person, calls[0]);
+	const own = live.filter((call) => call.campaign === view.campaign);
+	const losers = new Set<CampaignCall>();
+	for (const call of own)
+		if (heldElsewhere.has(call.person) && call.stage === 'live') losers.add(call);
+	for (const calls of groupBy(own, (call) => `${call.person} ${call.attempt}`).values())
+		calls.slice(1).forEach((call) => losers.add(call));
+	const ownLive = own.filter((call) => call.stage === 'live' && !losers.has(call));
+	for (const calls of groupBy(ownLive, (call) => String(call.lane)).values())
+		calls.slice(1).forEach((call) => losers.add(call));
+	const cancel = [...losers].filter((call) => call.scheduled);
+	const kept = own.filter((call) => !cancel.includes(call));
+	return { heldElsewhere, cancel, kept };
+}
+
+/** When the person's next call is due, or undefined when the person is done or has a live call. */
+function nextAttempt(calls: CampaignCall[], view: CampaignView) {
+	if (calls.some((call) => call.stage === 'live')) return undefined;
+	const last = calls.at(-1);
+	if (!last) return { attempt: 1, dueAt: view.now };
+	const { redialOn, redialAfterMs, maxTries } = view.rules;
+	if (!redialOn.includes(last.result!) || calls.length >= maxTries) return undefined;
+	return { attempt: calls.length + 1, dueAt: last.endedAt! + redialAfterMs };
+}
+
+export function planCampaign(view: CampaignView): Plan {
+	const { heldElsewhere, cancel, kept } = settleClaims(view);
+	const byPerson = groupBy(kept, (call) => call.person);
+	const busyLanes = new Set(kept.filter((call) => call.stage === 'live').map((call) => call.lane));
+	const due: Placement[] = [];
+	for (const person of view.people) {
+		if (heldElsewhere.has(person.key) || view.refused.has(person.key)) continue;
+		const next = nextAttempt(byPerson.get(person.key) ?? [], view);
+		if (!next) continue;
+		// the API schedules to the second: a start never rounded earlier than its due time
+		const earliest = Math.ceil(Math.max(next.dueAt, view.now + view.leadMs) / 1000) * 1000;
+		const callAt = nextOpening(earliest, person.zone, person.window);
+		due.push({ person, attempt: next.attempt, lane: -1, callAt });
+	}
+	due.sort((a, b) => a.callAt - b.callAt || a.person.itemIndex - b.person.itemIndex);
+	const freeLanes = [...Array(view.rules.maxLive).keys()].filter((lane) => !busyLanes.has(lane));
+	const place = due
+		.slice(0, freeLanes.length)
+		.map((placement, at) => ({ ...placement, lane: freeLanes[at] }));
+	const finished = busyLanes.size === 0 && due.length === 0;
+	return { place, cancel, heldElsewhere, finished };
+}

@@ -1,0 +1,311 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import { WaitingExecution } from '../../harness/waitingExecution.cts';
+import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
+import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
+import { isInsideWindow } from '../../nodes/VoiceAgentCrm/actions/call/campaign/window';
+
+/**
+ * Call → Run Campaign through n8n's engine on fake time (docs/campaigns.md): calling windows in
+ * the people's own zones, redials, Max Live Calls measured from the simulator's call log, and the
+ * memory that never calls a person twice across runs.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const WEEKDAYS = { days: [1, 2, 3, 4, 5], fromMinute: 9 * 60, untilMinute: 17 * 60 };
+
+describe('Run Campaign', () => {
+	let time: FakeTime;
+	let sim: Simulator;
+	withSimulatorOnFakeTime((t, s) => {
+		time = t;
+		sim = s;
+	});
+
+	const agent = () => [...sim.org.agents.values()][0];
+	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
+	const campaign = (extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'call',
+		operation: 'runCampaign',
+		agentId: locator(agent().id),
+		fromNumber: locator('+14155550100'),
+		toNumber: '={{ $json.to }}',
+		fullName: '={{ $json.name }}',
+		personTimeZone: '={{ $json.zone ?? "" }}',
+		maxLiveCalls: 5,
+		callDays: [1, 2, 3, 4, 5],
+		callFrom: '09:00',
+		callUntil: '17:00',
+		redialOn: ['no_answer', 'busy'],
+		redialAfterMinutes: 60,
+		maxTries: 3,
+		...extra,
+	});
+	/** Runs on fake time, driven together: it jumps to the simulator's next step or the node's next timer. */
+	const drive = <T,>(work: Promise<T>): Promise<T> =>
+		time.runUntilSettled(work, {
+			onStep: () => sim.clock.runDue(),
+			nextDueAt: nextDueAfterQuiet(sim),
+			stepMs: 60_000,
+			maxMs: 4 * 24 * HOUR,
+		});
+	const start = (
+		parameters: INodeParameters,
+		items: IDataObject[],
+		extra: Partial<RunNodeOptions> = {},
+	) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters,
+			items,
+			...extra,
+		});
+	const run = (
+		parameters: INodeParameters,
+		items: IDataObject[],
+		extra: Partial<RunNodeOptions> = {},
+	) => drive(start(parameters, items, extra));
+	const calls = (): Call[] => [...sim.org.calls.values()];
+	const rang = () => calls().filter((call) => call.phase !== 'canceled');
+	const callsTo = (to: string) => rang().filter((call) => call.to === to);
+	/** The most calls live at once: from entering the queue to hang-up. */
+	const peakLive = () => {
+		const edges = rang().flatMap((call) => [
+			{ at: call.place_at, step: 1 },
+			{ at: Date.parse(call.finished_at!), step: -1 },
+		]);
+		edges.sort((a, b) => a.at - b.at || a.step - b.step);
+		let live = 0;
+		let peak = 0;
+		for (const edge of edges) peak = Math.max(peak, (live += edge.step));
+		return peak;
+	};
+
+	it('calls each person only inside the window of their own time zone, across three zones and a day boundary', async () => {
+		// Thursday 20:00 UTC: London closed until Friday 09:00, Tokyo opens Friday 09:00 (00:00 UTC), New York open until 17:00
+		time.clock.setSystemTime(Date.parse('2026-11-26T20:00:00Z'));
+		const people = [
+			{ to: '+442079460101', name: 'Ann' },
+			{ to: '+81312345601', name: 'Bo' },
+			{ to: '+14155550101', name: 'Cy', zone: 'America/New_York' },
+			{ to: '+442079460102', name: 'Di' },
+			{ to: '+81312345602', name: 'Ed' },
+			{ to: '+14155550102', name: 'Fa', zone: 'America/New_York' },
+		];
+		const { items, error } = await run(campaign({ redialOn: [] }), people);
+		expect(error).toBeUndefined();
+		expect(items.map((item) => item.json.campaign_status)).toEqual(Array(6).fill('called'));
+		expect(items.map((item) => item.json.time_zone)).toEqual([
+			'Europe/London',
+			'Asia/Tokyo',
+			'America/New_York',
+			'Europe/London',
+			'Asia/Tokyo',
+			'America/New_York',
+		]);
+		expect(items.map((item) => item.json.time_zone_source)).toEqual([
+			'number',
+			'number',
+			'field',
+			'number',
+			'number',
+			'field',
+		]);
+		expect(rang()).toHaveLength(6);
+		for (const [at, person] of people.entries()) {
+			const [call] = callsTo(person.to);
+			expect(isInsideWindow(call.place_at, String(items[at].json.time_zone), WEEKDAYS)).toBe(true);
+			expect(items[at].json.call_id).toBe(call.id);
+		}
+		// New York was called at once (20:00 UTC = 15:00 there), Tokyo at its Friday 09:00, London at its
+		expect(callsTo('+14155550101')[0].place_at).toBeLessThan(Date.parse('2026-11-26T20:05:00Z'));
+		expect(callsTo('+81312345601')[0].place_at).toBe(Date.parse('2026-11-27T00:00:00Z'));
+		expect(callsTo('+442079460101')[0].place_at).toBe(Date.parse('2026-11-27T09:00:00Z'));
+	});
+
+	describe('on a Monday at 10:00 in London', () => {
+		beforeEach(() => time.clock.setSystemTime(Date.parse('2026-11-30T10:00:00Z')));
+		const londoner = (n: number) => ({
+			to: `+4420794602${String(n).padStart(2, '0')}`,
+			name: `P${n}`,
+		});
+
+		it('redials the chosen results after the chosen interval, exactly, up to Max Tries', async () => {
+			planCalls(sim)
+				.next({ result: 'no_answer' })
+				.next({ result: 'busy' })
+				.next({ result: 'voicemail' })
+				.next({ result: 'answered' })
+				.next({ result: 'no_answer' })
+				.next({ result: 'busy' })
+				.next({ result: 'answered' })
+				.next({ result: 'busy' });
+			const people = [1, 2, 3, 4].map(londoner);
+			const { items, error } = await run(campaign(), people);
+			expect(error).toBeUndefined();
+			expect(people.map(({ to }) => callsTo(to).length)).toEqual([3, 3, 1, 1]);
+			expect(items.map((item) => [item.json.result, item.json.tries])).toEqual([
+				['answered', 3],
+				['busy', 3],
+				['voicemail', 1],
+				['answered', 1],
+			]);
+			for (const { to } of people.slice(0, 2)) {
+				const [first, second, third] = callsTo(to).sort((a, b) => a.place_at - b.place_at);
+				for (const [before, after] of [
+					[first, second],
+					[second, third],
+				]) {
+					const interval = after.place_at - Date.parse(before.finished_at!);
+					expect(interval).toBeGreaterThanOrEqual(HOUR);
+					expect(interval).toBeLessThan(HOUR + 1_000);
+				}
+			}
+			// the last call first, as every placement answers
+			const attempts = items[0].json.attempts as IDataObject[];
+			expect(attempts.map((attempt) => attempt.result)).toEqual([
+				'answered',
+				'no_answer',
+				'no_answer',
+			]);
+			expect(items[0].json.call_id).toBe(attempts[0].call_id);
+			expect(items[1].json.reason).toMatch(/busy after 3 tries, the most Max Tries allows/);
+			expect(items[2].json.reason).toMatch(/Redial On does not include it/);
+		});
+
+		it('never has more than Max Live Calls live, measured from the call log', async () => {
+			planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
+			const people = Array.from({ length: 12 }, (_, n) => londoner(n));
+			const { items } = await run(campaign({ maxLiveCalls: 3 }), people);
+			expect(items.map((item) => item.json.campaign_status)).toEqual(Array(12).fill('called'));
+			expect(rang()).toHaveLength(12);
+			expect(peakLive()).toBe(3);
+		});
+
+		it('never calls a person twice: another list skips who was called, and the same list run again places nothing', async () => {
+			const first = await run(campaign(), [1, 2, 3].map(londoner), { executionId: 'exec-1' });
+			expect(first.items.map((item) => item.json.campaign_status)).toEqual([
+				'called',
+				'called',
+				'called',
+			]);
+			const second = await run(campaign(), [2, 3, 4].map(londoner), { executionId: 'exec-2' });
+			expect(second.items.map((item) => item.json.campaign_status)).toEqual([
+				'skipped',
+				'skipped',
+				'called',
+			]);
+			expect(second.items[0].json.reason).toMatch(
+				/Already called by this workflow .* \(execution exec-1\)/,
+			);
+			expect(second.items[0].json.call_id).toBe(callsTo(londoner(2).to)[0].id);
+			const again = await run(campaign(), [1, 2, 3].map(londoner), {
+				executionId: 'exec-3',
+				mode: 'retry',
+			});
+			expect(again.items.map((item) => item.json.call_id)).toEqual(
+				first.items.map((item) => item.json.call_id),
+			);
+			expect(rang()).toHaveLength(4);
+			for (const n of [1, 2, 3, 4]) expect(callsTo(londoner(n).to)).toHaveLength(1);
+		});
+
+		it('answers bad rows on their own items, with the field and the reason, and calls the others', async () => {
+			const people = [
+				londoner(1),
+				{ to: '12345', name: 'No Plus' },
+				{ to: '+14155550123', name: 'Zone Unknown' },
+				{ to: '+442079460299', name: 'No Hour', from: '17:00' },
+				londoner(1),
+				{ to: '+442079460298', name: 'Bad Zone', zone: 'Mars/Olympus' },
+				londoner(2),
+			];
+			const { items, error } = await run(
+				campaign({ callFrom: '={{ $json.from ?? "09:00" }}' }),
+				people,
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.campaign_status)).toEqual([
+				'called',
+				'invalid',
+				'invalid',
+				'invalid',
+				'skipped',
+				'invalid',
+				'called',
+			]);
+			expect(items[1].json.reason).toMatch(
+				/^To Number: must be a phone number in international E\.164/,
+			);
+			expect(items[2].json.reason).toMatch(/Person Time Zone is empty .* Use a Time Zone/);
+			expect(items[3].json.reason).toMatch(/Calling Window has no hour in it/);
+			expect(items[4].json.reason).toMatch(/Listed twice: item 0 has the same number/);
+			expect(items[5].json.reason).toMatch(/^Person Time Zone: must be an IANA time zone/);
+			expect(items.map((item) => item.pairedItem)).toEqual(people.map((_, item) => ({ item })));
+			expect(
+				rang()
+					.map((call) => call.to)
+					.sort(),
+			).toEqual([londoner(1).to, londoner(2).to]);
+		});
+
+		it('executions started at once over overlapping lists call each person once', async () => {
+			const lists = [
+				[1, 2, 3, 4],
+				[3, 4, 5, 6],
+				[1, 6, 7],
+			].map((list) => list.map(londoner));
+			const runs = await Promise.all(
+				lists.map((list, at) =>
+					run(campaign({ redialOn: [] }), list, { executionId: `exec-${at}` }),
+				),
+			);
+			for (const { error } of runs) expect(error).toBeUndefined();
+			for (const n of [1, 2, 3, 4, 5, 6, 7]) expect(callsTo(londoner(n).to)).toHaveLength(1);
+			// the race happened: the later claims were placed, seen and canceled before they rang
+			expect(calls().filter((call) => call.phase === 'canceled').length).toBeGreaterThan(0);
+			const called = runs.flatMap(({ items }) =>
+				items.filter((item) => item.json.campaign_status === 'called'),
+			);
+			expect(called).toHaveLength(7);
+		});
+
+		it('Free the Worker While Waiting: the execution waits between calls, each call end takes a step, the last one resumes it', async () => {
+			planCalls(sim).byShare({ shares: { no_answer: 0.4 }, talkMs: [MINUTE, 3 * MINUTE], seed: 7 });
+			const people = Array.from({ length: 6 }, (_, n) => londoner(n));
+			const execution = new WaitingExecution({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: campaign({ maxLiveCalls: 2, campaignOptions: { resumeByWebhook: true } }),
+				items: people,
+			});
+			try {
+				const waiting = await drive(execution.start());
+				expect(waiting.status).toBe('waiting');
+				expect(rang()).toHaveLength(2);
+				// every campaign call sends its events to the execution's resume URL
+				for (const call of rang()) expect(call.webhook_url).toContain(execution.resumeUrl);
+				const resumed = await drive(
+					new Promise<void>((resolve) => {
+						const check = () => (execution.resumedRun ? resolve() : setImmediate(check));
+						check();
+					}),
+				);
+				expect(resumed).toBeUndefined();
+				const items = WaitingExecution.nodeItems(execution.resumedRun);
+				expect(items.map((item) => item.campaign_status)).toEqual(Array(6).fill('called'));
+				expect(items.map((item) => item.call_id)).toEqual(
+					people.map(({ to }) => callsTo(to).sort((a, b) => b.place_at - a.place_at)[0].id),
+				);
+				expect(peakLive()).toBeLessThanOrEqual(2);
+				// redials happened, each after its hour
+				expect(rang().length).toBeGreaterThan(6);
+				expect(items.every((item) => item.campaign_run === undefined)).toBe(true);
+			} finally {
+				await execution.stop();
+			}
+		});
+	});
+});
