@@ -87,6 +87,7 @@ import {
 	WORKFLOW_IDS,
 } from './queueWorkflows.cts';
 import { killedPollingWaits } from './queueKill.cts';
+import { manualTestStepOnWorker } from './queueManual.cts';
 import { executionsOf } from './trigger.cts';
 
 /** A call from placement to its analysis in about 5 s. */
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
 			throw new Skipped();
 		}
 		const checkRateLimited = await timed('40 place-and-wait', () => placeAndWait(cluster, sim!));
+		await timed('manual Test step on a worker', () => manualTestStepOnWorker(cluster, sim!));
 		await timed('restart main', async () => {
 			await cluster.main.restart();
 			await cluster.n8n.restOk('POST', '/login', {

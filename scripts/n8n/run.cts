@@ -18,7 +18,8 @@
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
  * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable
- * scheduler for the trigger), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * scheduler for the trigger, which is then also checked across a restart of n8n; the browser part
+ * is left out), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -59,7 +60,12 @@ import {
 	runInstantTriggerAcrossRestart,
 	runInstantTriggerTest,
 } from './instantTrigger.cts';
-import { DURABLE_POLLING_ENV, prepareTriggerWorkflow, runTriggerTest } from './trigger.cts';
+import {
+	DURABLE_POLLING_ENV,
+	prepareTriggerWorkflow,
+	runTriggerAcrossRestart,
+	runTriggerTest,
+} from './trigger.cts';
 
 // browser.cts reads the owner's type from here
 export type { Owner } from './lib.cts';
@@ -74,7 +80,12 @@ async function main(): Promise<void> {
 	// 1. n8n itself
 	const cacheDir = await timed('install n8n', installN8n);
 	const install = installPaths(cacheDir);
-	if (process.env.TEST_N8N_SKIP_BROWSER !== '1') await timed('chromium', ensureChromium);
+	// the durable run restarts n8n while the editor would be in use: it leaves the browser part out
+	const durable = process.env.TEST_N8N_DURABLE_POLLING === '1';
+	const browserTest = process.env.TEST_N8N_SKIP_BROWSER !== '1' && !durable;
+	if (durable && process.env.TEST_N8N_SKIP_BROWSER !== '1')
+		log('browser: skipped (TEST_N8N_DURABLE_POLLING=1 restarts n8n during the trigger checks)');
+	if (browserTest) await timed('chromium', ensureChromium);
 	log(`n8n: ${cacheDir}`);
 
 	// 2. The package as users get it
@@ -85,8 +96,7 @@ async function main(): Promise<void> {
 	const userFolder = mkdtempSync(path.join(tmpdir(), `${PACKAGE_NAME}-test-n8n-`));
 	const n8n = new N8nInstance(install, userFolder, logDir, await freePort());
 	n8n.taskBrokerPort = await freePort();
-	// opt-in: with them on, 2.38.7 polls but the live check saw no execution (docs/n8n-3.md)
-	if (process.env.TEST_N8N_DURABLE_POLLING === '1') n8n.extraEnv = DURABLE_POLLING_ENV;
+	if (durable) n8n.extraEnv = DURABLE_POLLING_ENV;
 	log(`n8n user folder: ${userFolder}`);
 	const version = (await n8n.cliOk(['--version'])).stdout.trim();
 	check(
@@ -150,13 +160,19 @@ async function main(): Promise<void> {
 		const work: Array<Promise<void>> = [];
 		if (triggerTest) {
 			// the instant trigger's calls come after the polling trigger's checks, which count every finished call
+			// under the durable scheduler the polling trigger is also checked across a restart of n8n
 			work.push(
-				timed('trigger live', () => runTriggerTest(n8n, sim, live)).then(() =>
-					timed('instant trigger live', () => runInstantTriggerTest(n8n, sim)),
-				),
+				timed('trigger live', () => runTriggerTest(n8n, sim, live, { durable }))
+					.then(async () => {
+						if (durable)
+							await timed('trigger across a restart', () =>
+								runTriggerAcrossRestart(n8n, sim, owner),
+							);
+					})
+					.then(() => timed('instant trigger live', () => runInstantTriggerTest(n8n, sim))),
 			);
 		}
-		if (process.env.TEST_N8N_SKIP_BROWSER !== '1') {
+		if (browserTest) {
 			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));
 		}
 		const outcomes = await Promise.allSettled(work);

@@ -12,7 +12,7 @@ import { CREDENTIAL_REF, runWorkflow } from '../../harness/engine.cts';
 import { ACTION_NODE, MANUAL_TRIGGER, TEST_ITEMS } from '../../harness/nodeTypes.cts';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
-import { planCalls, type Simulator } from '../../simulator/index.cts';
+import { addContact, planCalls, storedEvents, type Simulator } from '../../simulator/index.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 import { toolDescriptionOf } from '../../nodes/VoiceAgentCrm/shared/toolMode';
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
@@ -148,6 +148,46 @@ describe('The node as an AI Agent tool', () => {
 		},
 	);
 
+	it('Contact → Get Many: the model may give the search, each filter an optional argument saying what it matches', () => {
+		const node = toolNode({ resource: 'contact', operation: 'getAll' });
+		const args = argumentsOf(node);
+		expect(Object.keys(args).sort()).toEqual(['Email', 'Full_Name', 'Phone_Number']);
+		expect(args.Full_Name).toMatch(/full name contains/i);
+		expect(args.Email).toMatch(/email address contains.*e\.g\. @example\.com/i);
+		expect(args.Phone_Number).toMatch(/phone number .*contains.*e\.g\. \+3460/i);
+		// none is required: a model with only a name gives only the name
+		expect(getSchema(node).parse({ Full_Name: 'García' })).toEqual({
+			Email: '',
+			Full_Name: 'García',
+			Phone_Number: '',
+		});
+		expect(node.parameters).toMatchObject({ returnAll: false, limit: 50 });
+	});
+
+	it("Event → Send: the model gives the event's name (required) and the contact the conversation names (optional)", () => {
+		const node = toolNode({ resource: 'event', operation: 'send' });
+		const args = argumentsOf(node);
+		expect(Object.keys(args).sort()).toEqual([
+			'Contact_Email',
+			'Contact_Name',
+			'Contact_Phone',
+			'Event_Name',
+		]);
+		expect(args.Event_Name).toMatch(/what happened.*e\.g\. Purchase Completed/i);
+		expect(args.Contact_Email).toMatch(/email of the contact.*e\.g\. ana@example\.com/i);
+		expect(args.Contact_Phone).toMatch(/phone number of the contact.*e\.g\. \+14155550123/i);
+		const schema = getSchema(node);
+		expect(schema.safeParse({ Contact_Email: 'ana@example.com' }).success).toBe(false);
+		expect(schema.parse({ Event_Name: 'Demo Requested' })).toEqual({
+			Event_Name: 'Demo Requested',
+			Contact_Email: '',
+			Contact_Phone: '',
+			Contact_Name: '',
+		});
+		// the way events are given and the options stay the user's
+		expect(node.parameters).toMatchObject({ eventInput: 'fields', options: {} });
+	});
+
 	describe('run through the engine', () => {
 		let time: FakeTime;
 		let sim: Simulator;
@@ -156,15 +196,13 @@ describe('The node as an AI Agent tool', () => {
 			sim = s;
 		});
 
-		it("places the call with the model's arguments and answers at once, even with a wait left in saved parameters", async () => {
-			planCalls(sim).next({ talkMs: 60_000 });
-			const parameters: INodeParameters = {
-				...toolNode({ resource: 'call', operation: 'placePhoneCall' }).parameters,
-				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
-				fromNumber: { __rl: true, mode: 'list', value: '+14155550100' },
-				waitFor: 'ended',
-				waitOptions: { resumeByWebhook: true },
-			};
+		/**
+		 * The tool run as an AI Agent runs it: the model's arguments, read by the tool's schema as
+		 * n8n's tool wrapper reads them (missing optional ones become their default), reach the node
+		 * as its input item, where its `$fromAI()` parameters read them.
+		 */
+		async function runAsTool(parameters: INodeParameters, modelArguments: Record<string, string>) {
+			const args = getSchema(toolNode(parameters)).parse(modelArguments) as Record<string, string>;
 			const workflow = {
 				nodes: [
 					{
@@ -176,16 +214,12 @@ describe('The node as an AI Agent tool', () => {
 						parameters: {},
 					},
 					{
-						// what n8n hands the tool: the model's arguments by key
 						id: 'm',
 						name: 'Model',
 						type: TEST_ITEMS,
 						typeVersion: 1,
 						position: [100, 0] as [number, number],
-						parameters: {
-							items: JSON.stringify([{ To_Number: '+1 415 555 0199', Full_Name: 'Jane Doe' }]),
-							binary: '[]',
-						},
+						parameters: { items: JSON.stringify([args]), binary: '[]' },
 					},
 					{
 						id: 't',
@@ -202,21 +236,89 @@ describe('The node as an AI Agent tool', () => {
 					Model: { main: [[{ node: 'Voice Agent CRM', type: 'main' as const, index: 0 }]] },
 				},
 			};
-			const run = await time.runUntilSettled(
+			return await time.runUntilSettled(
 				runWorkflow(
 					workflow,
 					{ apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 					{ [TOOL_TYPE]: toolVariant() },
 				),
 			);
+		}
+
+		const outputOf = (run: Awaited<ReturnType<typeof runAsTool>>) =>
+			run.data.resultData.runData['Voice Agent CRM'][0].data!.main[0]!;
+
+		it("places the call with the model's arguments and answers at once, even with a wait left in saved parameters", async () => {
+			planCalls(sim).next({ talkMs: 60_000 });
+			const parameters: INodeParameters = {
+				...toolNode({ resource: 'call', operation: 'placePhoneCall' }).parameters,
+				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
+				fromNumber: { __rl: true, mode: 'list', value: '+14155550100' },
+				waitFor: 'ended',
+				waitOptions: { resumeByWebhook: true },
+			};
+			const run = await runAsTool(parameters, {
+				To_Number: '+1 415 555 0199',
+				Full_Name: 'Jane Doe',
+			});
 			expect(run.status).not.toBe('waiting');
-			const output = run.data.resultData.runData['Voice Agent CRM'][0].data!.main[0]!;
+			const output = outputOf(run);
 			expect(output).toHaveLength(1);
 			const call = sim.org.calls.get(String(output[0].json.call_id))!;
 			expect(call).toMatchObject({ to: '+14155550199', contact: { full_name: 'Jane Doe' } });
 			// answered with the placement, not a waited record; the call's webhook is not a resume URL
 			expect(output[0].json).not.toHaveProperty('call_status');
 			expect(call.webhook_url ?? null).toBeNull();
+		});
+
+		it('Contact → Get Many searches by what the model gave, and only by that', async () => {
+			const garcia = addContact(sim.org, {
+				full_name: 'Lucía Quintanilla',
+				email: 'lucia@acme.test',
+			});
+			addContact(sim.org, { full_name: 'Ana Quintanilla', email: 'ana@other.test' });
+			addContact(sim.org, { full_name: 'Ben Stone', email: 'ben@acme.test' });
+			const parameters = toolNode({ resource: 'contact', operation: 'getAll' }).parameters;
+
+			const byNameAndEmail = await runAsTool(parameters, {
+				Full_Name: 'quintanilla',
+				Email: '@acme.test',
+			});
+			expect(outputOf(byNameAndEmail).map((item) => item.json.id)).toEqual([garcia.id]);
+			const search = sim.requests.filter((r) => r.path === '/v1/contacts').at(-1)!;
+			expect(search.query).toMatchObject({ full_name: 'quintanilla', email: '@acme.test' });
+			expect(search.query).not.toHaveProperty('phone_number');
+
+			const byNameOnly = await runAsTool(parameters, { Full_Name: 'Quintanilla' });
+			expect(
+				outputOf(byNameOnly)
+					.map((item) => item.json.full_name)
+					.sort(),
+			).toEqual(['Ana Quintanilla', 'Lucía Quintanilla']);
+		});
+
+		it('Event → Send records the event the model named on the contact the conversation named', async () => {
+			const ana = addContact(sim.org, { full_name: 'Ana Ruiz', email: 'ana@example.com' });
+			const parameters = toolNode({ resource: 'event', operation: 'send' }).parameters;
+
+			const known = await runAsTool(parameters, {
+				Event_Name: 'Demo Requested',
+				Contact_Email: 'ANA@example.com',
+			});
+			expect(outputOf(known)).toHaveLength(1);
+			expect(storedEvents(sim.org, { event_name: 'demo_requested' })).toEqual([
+				expect.objectContaining({ contact_id: ana.id, status: 'created' }),
+			]);
+
+			// a caller not in the CRM yet: the event creates the contact with the name the model gave
+			await runAsTool(parameters, {
+				Event_Name: 'Callback Requested',
+				Contact_Phone: '+34600123456',
+				Contact_Name: 'Marta Vidal',
+			});
+			const [callback] = storedEvents(sim.org, { event_name: 'callback_requested' });
+			const created = [...sim.org.contacts.values()].find((c) => c.id === callback.contact_id);
+			expect(created).toMatchObject({ full_name: 'Marta Vidal', phone_number: '+34600123456' });
 		});
 	});
 });

@@ -58,6 +58,12 @@ export interface Operation {
 	 * which the bad-input test puts one bad value at a time. Records are `sample(kind)`.
 	 */
 	example: INodeParameters;
+	/**
+	 * In the tool form, the fields the model fills beyond the rule of `toolMode.ts` (required text,
+	 * the record acted on): a field's name, or `collection.option` for an option of a collection.
+	 * The ones not required are optional arguments: the model gives them when the conversation does.
+	 */
+	modelFills?: readonly string[];
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 

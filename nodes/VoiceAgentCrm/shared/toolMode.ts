@@ -8,7 +8,8 @@ import type { Operation } from './operation';
  * fields whose value comes from the conversation (the number to call, the contact, the text to
  * send) start as "Defined automatically by the model", each with a description the model reads in
  * the tool's schema; the fields that set the workflow up (agent, numbers, channels, options) stay
- * the user's choice. n8n's own "let the model define this" writes an empty description.
+ * the user's choice. n8n's own "let the model define this" writes an empty description. Beyond the
+ * rule below, an operation names the optional fields a conversation supplies (`modelFills`).
  */
 
 /** Locators of the record an operation acts on: the conversation names it, so the model gives its ID. */
@@ -37,14 +38,19 @@ function argumentKey(field: INodeProperties): string {
 	return field.displayName.replace(/[^a-zA-Z0-9-]/g, '_').slice(0, 63);
 }
 
-/** The expression n8n's editor writes for "Defined automatically by the model", with a description. */
+/**
+ * The expression n8n's editor writes for "Defined automatically by the model", with a description.
+ * A field that is not required gets the default '' (n8n's fourth argument), which makes the
+ * argument optional in the tool's schema: the model leaves out what the conversation did not say.
+ */
 function fromAiExpression(field: INodeProperties): string {
 	const type = field.type === 'number' || field.type === 'json' ? field.type : 'string';
 	const quote = modelDescriptionOf(field).includes('`') ? "'" : '`';
 	const description = modelDescriptionOf(field)
 		.replaceAll('\\', '\\\\')
 		.replaceAll(quote, `\\${quote}`);
-	return `={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI('${argumentKey(field)}', ${quote}${description}${quote}, '${type}') }}`;
+	const optional = field.type === 'string' && field.required !== true ? ", ''" : '';
+	return `={{ ${FROM_AI_AUTO_GENERATED_MARKER} $fromAI('${argumentKey(field)}', ${quote}${description}${quote}, '${type}'${optional}) }}`;
 }
 
 function inForm(field: INodeProperties, tool: boolean): INodeProperties {
@@ -84,12 +90,35 @@ function toolDescriptionField(op: Operation): INodeProperties {
 	};
 }
 
+/** A collection in the tool form: the options the operation names start added, as the model's values. */
+function withModelOptions(field: INodeProperties, names: ReadonlySet<string>): INodeProperties {
+	const chosen = (field.options as INodeProperties[]).filter((option) =>
+		names.has(`${field.name}.${option.name}`),
+	);
+	const values = Object.fromEntries(
+		chosen.map((option) => [option.name, fromAiExpression(option)]),
+	);
+	return { ...inForm(field, true), default: { ...(field.default as object), ...values } };
+}
+
+function hasModelOptions(field: INodeProperties, names: ReadonlySet<string>): boolean {
+	return (
+		field.type === 'collection' &&
+		(field.options as INodeProperties[]).some((option) => names.has(`${field.name}.${option.name}`))
+	);
+}
+
 /** An operation's fields in both forms: each field the model fills twice, once per form. */
 export function fieldsOfBothForms(op: Operation): INodeProperties[] {
+	const named = new Set(op.modelFills);
 	return [
-		...op.fields.flatMap((field) =>
-			filledByModel(field) ? [inForm(field, false), modelFilled(field)] : [field],
-		),
+		...op.fields.flatMap((field) => {
+			if (filledByModel(field) || named.has(field.name))
+				return [inForm(field, false), modelFilled(field)];
+			if (hasModelOptions(field, named))
+				return [inForm(field, false), withModelOptions(field, named)];
+			return [field];
+		}),
 		toolDescriptionField(op),
 	];
 }

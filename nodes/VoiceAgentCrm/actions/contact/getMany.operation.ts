@@ -23,6 +23,8 @@ export const getManyContacts: Operation = {
 	kind: 'list',
 	endpoint: 'listContacts',
 	example: { returnAll: false, limit: 5, filters: {} },
+	// an agent looks a caller up by what the conversation gives: a name, an email or a number
+	modelFills: ['filters.fullName', 'filters.email', 'filters.phoneNumber'],
 	fields: [
 		...returnAllFields,
 		filtersField(
@@ -33,7 +35,8 @@ export const getManyContacts: Operation = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. @example.com',
-					description: 'Part of the email address, e.g. @example.com for everyone at that domain',
+					description:
+						'Only contacts whose email address contains this text, e.g. @example.com for everyone at that domain',
 				},
 				{
 					displayName: 'Full Name',
@@ -41,7 +44,7 @@ export const getManyContacts: Operation = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. García',
-					description: 'Part of the full name, e.g. García',
+					description: 'Only contacts whose full name contains this text, e.g. García',
 				},
 				{
 					displayName: 'Phone Number',
@@ -49,7 +52,8 @@ export const getManyContacts: Operation = {
 					type: 'string',
 					default: '',
 					placeholder: 'e.g. +3460',
-					description: 'Part of the phone number as stored (E.164), e.g. +3460 for Spanish mobiles',
+					description:
+						'Only contacts whose phone number (as stored, E.164) contains this text, e.g. +3460 for Spanish mobiles',
 				},
 			],
 			'Only return contacts whose fields contain these texts (partial match)',

@@ -174,7 +174,7 @@ export const sendFields: INodeProperties[] = [
 		placeholder: 'e.g. ana@example.com',
 		default: '',
 		description:
-			'Email of the contact the event belongs to. Compared without regard to case. Leave empty if not known.',
+			'Email of the contact the event belongs to, e.g. ana@example.com. Compared without regard to case. Leave empty if not known.',
 		displayOptions: fromFields,
 	},
 	{
@@ -184,7 +184,7 @@ export const sendFields: INodeProperties[] = [
 		placeholder: 'e.g. +14155550123',
 		default: '',
 		description:
-			'Phone number of the contact, at least 7 digits, preferably in international format. Compared by its last 10 digits; a phone wins over an email that points to another contact.',
+			'Phone number of the contact, e.g. +14155550123: at least 7 digits, preferably in international format. Compared by its last 10 digits; a phone wins over an email that points to another contact. Leave empty if not known.',
 		displayOptions: fromFields,
 	},
 	{

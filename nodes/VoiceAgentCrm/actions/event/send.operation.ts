@@ -31,6 +31,8 @@ export const sendEvents: Operation = {
 		options: {},
 	},
 	fields: sendFields,
+	// what a conversation says of an event: what happened, and who (the rest sets the workflow up)
+	modelFills: ['eventName', 'contactEmail', 'contactPhone', 'additionalFields.contactName'],
 	async execute(
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],
