@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
+import { installFakeTime, nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 import { ENDPOINTS } from '../../nodes/VoiceAgentCrm/transport/endpoints';
@@ -12,14 +13,20 @@ import { filled, samplesOf, withNewPhone, type Samples } from '../helpers/sample
  * without a test of its own (docs/architecture.md, "Where to add things").
  */
 describe("Every operation's example, run against the simulator", () => {
+	let time: FakeTime;
 	let sim: Simulator;
 	let samples: Samples;
-	// a simulator of its own for each, so that one example's write (Delete) leaves the next its records
+	// a simulator of its own for each, so that one example's write (Delete) leaves the next its
+	// records; on fake time, since an operation may wait (Run Campaign waits between its calls)
 	beforeEach(async () => {
+		time = installFakeTime();
 		sim = await startSimulator();
 		samples = await samplesOf(sim);
 	});
-	afterEach(() => sim.stop());
+	afterEach(async () => {
+		await sim.stop();
+		time.uninstall();
+	});
 
 	const operations = RESOURCES.flatMap((resource) =>
 		resource.operations.map(
@@ -34,10 +41,10 @@ describe("Every operation's example, run against the simulator", () => {
 			operation: op.option.value,
 			...(filled(op.example, samples) as INodeParameters),
 		});
-		const { items, error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters,
-		});
+		const { items, error } = await time.runUntilSettled(
+			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters }),
+			{ onStep: () => sim.clock.runDue(), nextDueAt: nextDueAfterQuiet(sim), stepMs: 60_000 },
+		);
 		const endpoint = ENDPOINTS[op.endpoint];
 		// the simulator's answer to a request no route serves
 		const unserved = `Cannot ${endpoint.method}`;
