@@ -175,7 +175,8 @@ function drawnPlan(mix: NonNullable<OrgPlans['mix']>): CallPlan {
 		}
 		draw -= value;
 	}
-	const talk = mix.talkMs && mix.talkMs[0] + Math.round(mix.random() * (mix.talkMs[1] - mix.talkMs[0]));
+	const talk =
+		mix.talkMs && mix.talkMs[0] + Math.round(mix.random() * (mix.talkMs[1] - mix.talkMs[0]));
 	return { result, ...(talk !== undefined ? { talkMs: talk } : {}) };
 }
 
