@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine.cts';
+import { peakLive } from '../harness/callLog.cts';
 import { installFakeTime, nextDueAfterQuiet } from '../harness/fakeTime.cts';
 import { planCalls, startSimulator, type Call } from '../simulator/index.cts';
 
@@ -40,18 +41,6 @@ function insideWindow(at: number, zone: string): boolean {
 		minute >= WINDOW.fromMinute &&
 		minute < WINDOW.untilMinute
 	);
-}
-
-function peakLive(calls: Call[]): number {
-	const edges = calls.flatMap((call) => [
-		{ at: call.place_at, step: 1 },
-		{ at: Date.parse(call.finished_at!), step: -1 },
-	]);
-	edges.sort((a, b) => a.at - b.at || a.step - b.step);
-	let live = 0;
-	let peak = 0;
-	for (const edge of edges) peak = Math.max(peak, (live += edge.step));
-	return peak;
 }
 
 /** Calls a person should have had, given the results they got: up to 3, while nobody answers. */

@@ -154,7 +154,7 @@ interface OrgPlans {
 }
 
 /** mulberry32: a small seeded generator, enough to spread results evenly and repeatably. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
 	let state = seed >>> 0;
 	return () => {
 		state = (state + 0x6d2b79f5) >>> 0;

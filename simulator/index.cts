@@ -24,6 +24,7 @@ export {
 	insertCall,
 	isFinishedPhase,
 	planCalls,
+	seededRandom,
 	startCallLifecycle,
 	type CallMix,
 	type CallPlan,

@@ -2,21 +2,13 @@ import {
 	insertCall,
 	isFinishedPhase,
 	planCalls,
+	seededRandom,
 	startCallLifecycle,
 } from '../../simulator/index.cts';
 import type { Simulator, CallPlan, CallResult, Call } from '../../simulator/index.cts';
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failing run can be replayed. */
-export function randomSource(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+/** Deterministic pseudo-random numbers (the simulator's mulberry32), so a failing run can be replayed. */
+export const randomSource = seededRandom;
 
 export function pick<T>(random: () => number, values: readonly T[]): T {
 	return values[Math.floor(random() * values.length)];

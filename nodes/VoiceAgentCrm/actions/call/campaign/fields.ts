@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { CALL_RESULT_OPTIONS } from '../../../shared/callVocabulary';
 import { timeZoneLocator } from '../../../shared/locators';
 import { additionalDataField, metadataField } from '../fields';
+import { freeTheWorkerField } from '../placement/waitFields';
 
 /** Run Campaign's own fields (the agent, numbers and name are those of Place AI Call). */
 
@@ -128,15 +129,9 @@ const campaignOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		additionalDataField,
-		{
-			displayName: 'Free the Worker While Waiting',
-			name: 'resumeByWebhook',
-			type: 'boolean',
-			noDataExpression: true,
-			default: false,
-			description:
-				"Whether the execution waits like n8n's Wait node between calls and goes on from the calls' webhooks; n8n must be reachable from the service",
-		},
+		freeTheWorkerField(
+			"Whether the execution waits like n8n's Wait node between calls and goes on from the calls' webhooks; n8n must be reachable from the service",
+		),
 		metadataField,
 		{
 			displayName: 'Remember Calls For (Days)',

@@ -52,6 +52,16 @@ export const waitForField: INodeProperties = {
 		'Whether the node waits for the call and returns its record (outcome, analysis, transcript) for the next node',
 };
 
+/** Free the Worker While Waiting, in the words of the operation that waits. */
+export const freeTheWorkerField = (description: string): INodeProperties => ({
+	displayName: 'Free the Worker While Waiting',
+	name: 'resumeByWebhook',
+	type: 'boolean',
+	noDataExpression: true,
+	default: false,
+	description,
+});
+
 export const waitOptionsField: INodeProperties = {
 	displayName: 'Wait Options',
 	name: 'waitOptions',
@@ -60,15 +70,9 @@ export const waitOptionsField: INodeProperties = {
 	default: {},
 	displayOptions: WAIT_HIDDEN,
 	options: [
-		{
-			displayName: 'Free the Worker While Waiting',
-			name: 'resumeByWebhook',
-			type: 'boolean',
-			noDataExpression: true,
-			default: false,
-			description:
-				"Whether the execution waits like n8n's Wait node and resumes from the call's webhooks; n8n must be reachable from the service",
-		},
+		freeTheWorkerField(
+			"Whether the execution waits like n8n's Wait node and resumes from the call's webhooks; n8n must be reachable from the service",
+		),
 		{
 			displayName: 'Hang Up at Timeout',
 			name: 'hangUpAtTimeout',
