@@ -11,11 +11,12 @@
  *    exactly one execution item per finished call (read through n8n's REST API); then the Voice Agent
  *    CRM Instant Trigger (instantTrigger.cts): call events in seconds, each call once, agents' webhook
  *    URLs set on activation and restored on deactivation.
+ *    Then Run Campaign, freeing the worker, across a SIGTERM and a SIGKILL restart (campaignRestart.cts).
  * 5. In parallel, the editor in headless Chromium (browser.cts): sign-in, "Place AI Call" from the
  *    nodes panel, its form, the credential test.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
- * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable scheduler for the trigger),
+ * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable scheduler for the trigger),
  * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
@@ -25,6 +26,7 @@ import path from 'node:path';
 
 import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
+import { prepareCampaignRestart, runCampaignAcrossRestarts } from './campaignRestart.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
 import {
@@ -97,6 +99,7 @@ async function main(): Promise<void> {
 	log(`simulator: ${sim.baseUrl}`);
 
 	let failed: unknown;
+	let campaignSim: Awaited<ReturnType<typeof startSimulator>> | undefined;
 	try {
 		await timed('import credential', () =>
 			n8n.importSimulatorCredential(sim, path.join(workDir, 'credentials.json')),
@@ -122,6 +125,11 @@ async function main(): Promise<void> {
 				prepareInstantTriggerWorkflow(n8n, sim, workDir),
 			);
 		}
+
+		if (process.env.TEST_N8N_SKIP_CAMPAIGN !== '1')
+			campaignSim = await timed('prepare campaign workflow', () =>
+				prepareCampaignRestart(n8n, workDir),
+			);
 
 		// 4 and 5: one running n8n
 		await timed('n8n start', () => n8n.start());
@@ -157,11 +165,16 @@ async function main(): Promise<void> {
 			await timed('instant trigger across a restart', () =>
 				runInstantTriggerAcrossRestart(n8n, sim, owner),
 			);
+		if (campaignSim)
+			await timed('campaign across restarts', () =>
+				runCampaignAcrossRestarts(n8n, campaignSim!, owner),
+			);
 	} catch (error) {
 		failed = error;
 	} finally {
 		await n8n.stop();
 		await sim.stop();
+		await campaignSim?.stop();
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);
