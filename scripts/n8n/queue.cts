@@ -78,6 +78,7 @@ import {
 	WORKFLOW_IDS,
 } from './queueWorkflows.cts';
 import { executionsOf } from './trigger.cts';
+import { campaignsAtOnce } from './queueCampaign.cts';
 
 /** A call from placement to its analysis in about 5 s. */
 const FAST_CALL = {
@@ -163,6 +164,7 @@ async function main(): Promise<void> {
 			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
 		);
 		await timed('late events', async () => reportLateEvents(cluster));
+		await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
 		// TEST_N8N_QUEUE_SKIP_INSTANT=1 leaves this part out; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone
 		if (process.env.TEST_N8N_QUEUE_SKIP_INSTANT === '1')
 			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1)');
