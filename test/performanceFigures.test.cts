@@ -115,6 +115,10 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 			'1.00',
 		),
 	],
+	...(['free_worker', 'held_worker'] as const).map((mode): [string, string] => [
+		'docs/performance.md',
+		`| {campaign_real_${mode}_running_s} s | {campaign_real_${mode}_waiting_s} s | {campaign_real_${mode}_wall_s} s | {campaign_real_${mode}_calls} | {campaign_real_${mode}_canceled_calls} |`,
+	]),
 ];
 
 /** The quote with results.json's figures in place of its keys. */

@@ -23,6 +23,7 @@ import {
 	CAMPAIGN_NODE,
 	campaignPeople,
 	campaignWorkflow,
+	canceledCalls,
 	dialledCalls,
 	SHORT_CALL,
 } from '../../scripts/n8n/campaign.cts';
@@ -178,9 +179,11 @@ async function main(): Promise<void> {
 			figures[`campaign_real_${mode}_wall_s`] = Math.round(running + waiting);
 			figures[`campaign_real_${mode}_running_s`] = Math.round(running);
 			figures[`campaign_real_${mode}_waiting_s`] = Math.round(waiting);
+			const numbers = campaignPeople(MODES[mode].first, PEOPLE).map((p) => p.to);
+			figures[`campaign_real_${mode}_calls`] = numbers.flatMap((n) => dialledCalls(sim, n)).length;
+			// placed and canceled before ringing: claims lost to a step of the same run taken at the same time
+			figures[`campaign_real_${mode}_canceled_calls`] = canceledCalls(sim, numbers).length;
 		}
-		const calls = [...sim.org.calls.values()].filter((call) => call.phase !== 'canceled');
-		figures.campaign_real_calls = calls.length;
 		figures.campaign_real_free_worker_running_share =
 			Math.round(
 				(figures.campaign_real_free_worker_running_s / figures.campaign_real_free_worker_wall_s) *
