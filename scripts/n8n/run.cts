@@ -16,8 +16,8 @@
  *    nodes panel, its form, the credential test.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
- * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable scheduler for the trigger),
- * TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable
+ * scheduler for the trigger), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
