@@ -39,6 +39,10 @@ const compared = (workflow: string) =>
 const QUOTES: Array<[doc: string, quote: string]> = [
 	[
 		'docs/campaigns.md',
+		'`running` {campaign_real_free_worker_running_s} s of its {campaign_real_free_worker_wall_s} s and `waiting` the rest; the same campaign holding its worker was\n`running` all its {campaign_real_held_worker_running_s} s',
+	],
+	[
+		'docs/campaigns.md',
 		"placed {campaign_calls_placed} calls, the {campaign_calls_expected} the people's results call for; {campaign_calls_outside_window} started outside a window, {campaign_calls_twice} twice for\none try, at most {campaign_peak_live} live at once; {campaign_requests_per_person} requests per person (one placement per call, and {campaign_listing_requests} listing\nrequests in all), over {campaign_simulated_hours} hours",
 	],
 	[
@@ -142,6 +146,10 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 			'1.00',
 		),
 	],
+	...(['free_worker', 'held_worker'] as const).map((mode): [string, string] => [
+		'docs/performance.md',
+		`| {campaign_real_${mode}_running_s} s | {campaign_real_${mode}_waiting_s} s | {campaign_real_${mode}_wall_s} s | {campaign_real_${mode}_calls} | {campaign_real_${mode}_canceled_calls} |`,
+	]),
 ];
 
 /** The quote with results.json's figures in place of its keys. */

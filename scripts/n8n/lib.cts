@@ -319,9 +319,10 @@ export class N8nInstance {
 		return existsSync(file) ? readFileSync(file, 'utf8') : '';
 	}
 
-	async stop(): Promise<void> {
+	/** Stop `n8n start`: SIGTERM (SIGKILL after 20 s), or SIGKILL at once for a crash. */
+	async stop(signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
 		if (!this.server || this.server.exitCode !== null) return;
-		this.server.kill('SIGTERM');
+		this.server.kill(signal);
 		const killed = await Promise.race([
 			this.serverExited!.then(() => true),
 			sleep(20_000).then(() => false),

@@ -89,6 +89,7 @@ import {
 import { killedPollingWaits } from './queueKill.cts';
 import { manualTestStepOnWorker } from './queueManual.cts';
 import { executionsOf } from './trigger.cts';
+import { campaignsAtOnce } from './queueCampaign.cts';
 
 /** A call from placement to its analysis in about 5 s. */
 const FAST_CALL = {
@@ -182,6 +183,7 @@ async function main(): Promise<void> {
 			triggerEmittedEachCallOnce(cluster, sim!, callsBefore),
 		);
 		await timed('late events', async () => reportLateEvents(cluster));
+		await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
 		// TEST_N8N_QUEUE_SKIP_INSTANT=1 leaves this part out; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone
 		if (process.env.TEST_N8N_QUEUE_SKIP_INSTANT === '1')
 			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1)');

@@ -11,15 +11,16 @@
  *    exactly one execution item per finished call (read through n8n's REST API); then the Voice Agent
  *    CRM Instant Trigger (instantTrigger.cts): call events in seconds, each call once, agents' webhook
  *    URLs set on activation and restored on deactivation.
+ *    Then Run Campaign, freeing the worker, across a SIGTERM and a SIGKILL restart (campaignRestart.cts).
  * 5. In parallel, the editor in headless Chromium (browser.cts): sign-in, "Place AI Call" from the
  *    nodes panel, its form, the credential test.
  * 6. A Stop as the editor's button does it, while the node's request is on its way (stop.cts): what
  *    n8n saves of the stopped execution for Tag → Create and for a file's run stopped mid-file.
  *
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
- * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_DURABLE_POLLING=1 (n8n's durable
- * scheduler for the trigger, which is then also checked across a restart of n8n; the browser part
- * is left out), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
+ * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1
+ * (n8n's durable scheduler for the trigger, which is then also checked across a restart of n8n;
+ * the browser part is left out), TEST_N8N_SKIP_BUILD=1 (pack the dist/ as it is).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -29,6 +30,7 @@ import path from 'node:path';
 import { N8N_FILES } from '../../harness/examples.cts';
 import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
+import { prepareCampaignRestart, runCampaignAcrossRestarts } from './campaignRestart.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
 import { runStopTest } from './stop.cts';
@@ -111,6 +113,7 @@ async function main(): Promise<void> {
 	log(`simulator: ${sim.baseUrl}`);
 
 	let failed: unknown;
+	let campaignSim: Awaited<ReturnType<typeof startSimulator>> | undefined;
 	try {
 		await timed('import credential', () =>
 			n8n.importSimulatorCredential(sim, path.join(workDir, 'credentials.json')),
@@ -136,6 +139,11 @@ async function main(): Promise<void> {
 				prepareInstantTriggerWorkflow(n8n, sim, workDir),
 			);
 		}
+
+		if (process.env.TEST_N8N_SKIP_CAMPAIGN !== '1')
+			campaignSim = await timed('prepare campaign workflow', () =>
+				prepareCampaignRestart(n8n, workDir),
+			);
 
 		// 4 and 5: one running n8n. Its Read/Write Files from Disk reads the Stop check's file from
 		// .n8n-files in the folder it runs in (n8n's default is ~/.n8n-files: this user's home)
@@ -184,11 +192,16 @@ async function main(): Promise<void> {
 			await timed('instant trigger across a restart', () =>
 				runInstantTriggerAcrossRestart(n8n, sim, owner),
 			);
+		if (campaignSim)
+			await timed('campaign across restarts', () =>
+				runCampaignAcrossRestarts(n8n, campaignSim!, owner),
+			);
 	} catch (error) {
 		failed = error;
 	} finally {
 		await n8n.stop();
 		await sim.stop();
+		await campaignSim?.stop();
 	}
 
 	const seconds = Math.round((Date.now() - t0) / 1000);

@@ -1,0 +1,114 @@
+/**
+ * Run Campaign on n8n's distributed engine (issue 32): 4 campaigns started at once through the
+ * webhook process, each run by a worker, over overlapping lists of 6 people (each person on two
+ * lists), Max Live Calls 6 so that every run claims its whole list in its first step, no redials,
+ * freeing the worker (each call's end takes a step in a webhook process). Checked from the
+ * simulator's call log and the executions: no number with two calls that rang, each person
+ * `called` in exactly one execution and `skipped` (already called) in the other. The claims lost
+ * to a concurrent run, canceled before they rang, are counted and logged.
+ */
+import type { Simulator } from '../../simulator/index.cts';
+import {
+	CAMPAIGN_NODE,
+	campaignPeople,
+	campaignWorkflow,
+	canceledCalls,
+	dialledCalls,
+} from './campaign.cts';
+import { check, log, type N8nInstance, sleep } from './lib.cts';
+import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
+import { executionsOf } from './trigger.cts';
+import { AGENT_ID, FROM_NUMBER } from './queueWorkflows.cts';
+
+const RUNS = 4;
+const PATH = 'queue-campaign';
+const POOL = campaignPeople(200, 12);
+
+/** List k: 6 people from the pool, starting 3 further on than list k - 1 (each person on two lists). */
+const listOf = (k: number) => Array.from({ length: 6 }, (_, i) => POOL[(3 * k + i) % POOL.length]);
+
+/** What this part needs of queue.cts's cluster. */
+interface QueueCluster {
+	n8n: N8nInstance;
+	webhook: { url: string };
+}
+
+/** The workflow created and activated through n8n's REST API (the cluster is up already). */
+async function activateWorkflow(cluster: QueueCluster): Promise<string> {
+	const workflow = campaignWorkflow({
+		id: 'QueueCampaign001',
+		name: 'test:n8n:queue campaigns at once',
+		path: PATH,
+		idPrefix: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c',
+		credential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
+		agentId: AGENT_ID,
+		fromNumber: FROM_NUMBER,
+		freeWorker: true,
+		maxLive: 6,
+		redialOn: [],
+		redialAfterMinutes: 1,
+		maxTries: 1,
+	});
+	const { id: _id, ...body } = workflow;
+	const { data } = await cluster.n8n.restOk<{ data: { id: string; versionId: string } }>(
+		'POST',
+		'/workflows',
+		body,
+	);
+	await cluster.n8n.restOk('POST', `/workflows/${data.id}/activate`, { versionId: data.versionId });
+	return data.id;
+}
+
+export async function campaignsAtOnce(cluster: QueueCluster, sim: Simulator): Promise<void> {
+	const workflowId = await activateWorkflow(cluster);
+	// the webhook processes learn of a new production webhook from the database
+	await sleep(2_000);
+	const statuses = await Promise.all(
+		Array.from({ length: RUNS }, async (_, k) => {
+			const response = await fetch(`${cluster.webhook.url}/webhook/${PATH}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ people: listOf(k) }),
+			});
+			await response.arrayBuffer();
+			return response.status;
+		}),
+	);
+	check(
+		statuses.every((s) => s === 200),
+		`${RUNS} campaigns over overlapping lists started at once`,
+	);
+	const deadline = Date.now() + 5 * 60_000;
+	let executions = await executionsOf(cluster.n8n, workflowId);
+	while (executions.length < RUNS || executions.some((e) => e.summary.status === 'waiting')) {
+		if (Date.now() > deadline)
+			throw new Error(
+				`timed out: campaigns ${executions.map((e) => e.summary.status).join(',')} of ${RUNS}`,
+			);
+		await sleep(2_000);
+		executions = await executionsOf(cluster.n8n, workflowId);
+	}
+	const numbers = POOL.map((p) => p.to);
+	const dialled = numbers.map((number) => dialledCalls(sim, number).length);
+	const canceled = canceledCalls(sim, numbers).length;
+	log(
+		`measured: ${RUNS} campaigns at once over ${numbers.length} people: ${dialled.reduce((a, b) => a + b, 0)} calls rang, ${canceled} lost claims canceled before they rang`,
+	);
+	check(
+		dialled.every((n) => n === 1),
+		`in queue mode no number dialled twice, none left out (calls per person ${dialled.join(',')})`,
+	);
+	const items = executions.flatMap((e) => e.items[CAMPAIGN_NODE] ?? []);
+	const statusesOf = (number: string) =>
+		items
+			.filter((item) => item.json.to_number === number)
+			.map((item) => String(item.json.campaign_status))
+			.sort();
+	check(
+		executions.every((e) => e.summary.status === 'success') &&
+			numbers.every((n) => statusesOf(n).join() === 'called,skipped'),
+		`each person "called" in exactly one execution and "skipped" in the other, all ${RUNS} executions success`,
+		() =>
+			`${executions.map((e) => e.summary.status).join(',')}\n${numbers.map((n) => `${n}: ${statusesOf(n).join()}`).join('\n')}`,
+	);
+}
