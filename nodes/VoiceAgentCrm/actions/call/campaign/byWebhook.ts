@@ -38,7 +38,7 @@ export async function waitForCampaign(
 		json: <IDataObject>{
 			...item.json,
 			reason:
-				item.json.campaign_status === 'unfinished' || item.json.campaign_status === 'called'
+				item.json.campaign_status === 'unfinished'
 					? `The campaign did not finish within Remember Calls For (${days} days). Run the same list again to go on with it: no one is called twice.`
 					: item.json.reason,
 		},

@@ -27,7 +27,7 @@ function reasonOf(attempts: CampaignCall[], run: CampaignRun): string {
 	return `Ended ${last.result} after ${tries}, the most Max Tries allows`;
 }
 
-function personItem(person: Person, run: CampaignRun, step: Step | undefined): IDataObject {
+function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 	const who = {
 		to_number: person.key,
 		full_name: person.fullName,
@@ -35,7 +35,7 @@ function personItem(person: Person, run: CampaignRun, step: Step | undefined): I
 		time_zone_source: person.zoneSource,
 		campaign: run.campaign,
 	};
-	const heldBy = step?.plan.heldElsewhere.get(person.key);
+	const heldBy = step.plan.heldElsewhere.get(person.key);
 	if (heldBy)
 		return {
 			call_id: heldBy.id,
@@ -47,21 +47,29 @@ function personItem(person: Person, run: CampaignRun, step: Step | undefined): I
 			attempts: [],
 			...who,
 		};
-	const attempts = (step?.calls ?? [])
+	const attempts = step.calls
 		.filter((call) => call.campaign === run.campaign && call.person === person.key)
 		.filter((call) => call.stage === 'over')
 		.sort(byClaimOrder);
-	const refusal = step?.refusals.get(person.key);
+	const refusal = step.refusals.get(person.key);
 	const last = attempts.at(-1);
+	const live = step.calls.some(
+		(call) => call.campaign === run.campaign && call.person === person.key && call.stage === 'live',
+	);
+	const redial =
+		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
+	const done = !!last && !live && !redial;
 	return {
 		call_id: last?.id ?? null,
-		campaign_status: refusal ? 'refused' : last ? 'called' : 'unfinished',
+		campaign_status: refusal ? 'refused' : done ? 'called' : 'unfinished',
 		result: last?.result ?? null,
 		reason: refusal
 			? `The service refused the call: ${refusal}`
-			: last
+			: done
 				? reasonOf(attempts, run)
-				: 'Not called yet',
+				: last
+					? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
+					: 'Not called yet',
 		tries: attempts.length,
 		attempts: attempts.map(attemptOf).reverse(),
 		...who,
