@@ -8,7 +8,7 @@ import {
 	type FileEncoding,
 	type FileFormat,
 } from '../../../shared/fileRows';
-import { BatchSender, type Batch } from '../batches';
+import { BatchSender, recordRows, type Batch, type BatchOutcome } from '../batches';
 import {
 	automaticColumns,
 	eventFromRow,
@@ -82,12 +82,7 @@ async function sendFile(
 	const report = new FileReport(options.notAcceptedShown ?? 100, options.resultFile === true);
 	const deriveIds = options.deriveEventIds !== 'never';
 	const others = options.otherFields ?? 'ignore';
-	const sender: BatchSender = new BatchSender(context, report, {
-		itemIndexOf: () => itemIndex,
-		progressOf: (batch) => stoppedAt(firstNotStored(batch, sender), deriveIds, report),
-		rowWord: 'row',
-		stoppedAt: (row) => stopped(row),
-	});
+	const sender = new BatchSender(context, { rowWord: 'row', itemIndex });
 	let lastRow = startAt - 1;
 	// a node error is the run's own (a failed request, a stop, a header refused); a file that cannot
 	// be read on, or a stream broken off, ends the run at the row after the last one read
@@ -114,6 +109,19 @@ async function sendFile(
 			itemIndex,
 			description: stoppedAt(row, deriveIds, report),
 		});
+	// a failed request stops the run at the first row not known to be stored, unless Continue On Fail
+	const fold = (outcome: BatchOutcome | undefined) => {
+		if (!outcome) return;
+		report.requests += outcome.requests;
+		if (outcome.announced) report.announced(outcome.announced);
+		if (outcome.failure) {
+			const row = firstNotStored(outcome.batch, sender);
+			// the execution was stopped while the batch was on its way (n8n aborts the request)
+			if (signal?.aborted) throw stopped(row);
+			continueOrThrow(context, outcome.failure, itemIndex, () => stoppedAt(row, deriveIds, report));
+		}
+		recordRows(report, outcome);
+	};
 	let notSent: string[] = [];
 	const onHeader = (names: string[]) => {
 		checkHeader(context, itemIndex, names, columns, delimiter);
@@ -157,9 +165,10 @@ async function sendFile(
 			const needsId = !skipped || verdict.occurredAtUtc === undefined;
 			if (deriveIds && event.event_id === undefined && needsId)
 				event.event_id = fileRowEventId(verdict, occurrences);
-			if (!skipped) await sender.add({ row: record.row, event, anonymous: verdict.anonymous });
+			if (!skipped)
+				fold(await sender.add({ row: record.row, event, anonymous: verdict.anonymous }));
 		}
-		await sender.flush();
+		for await (const outcome of sender.flush()) fold(outcome);
 	} catch (error) {
 		throw readFailure(error);
 	}
