@@ -15,3 +15,11 @@ export const commentBy = (createdByType: string, createdBy?: string): INodeParam
 	createdByType,
 	...(createdBy === undefined ? {} : { createdBy }),
 });
+
+/** Event → Send with each input item as one event's JSON. */
+export const eventsFromItems = (): INodeParameters => ({
+	resource: 'event',
+	operation: 'send',
+	eventInput: 'json',
+	eventJson: '={{ $json }}',
+});
