@@ -40,8 +40,6 @@ export interface BatchOutcome {
 
 /** Where the answers of the rows go: the item path's output items, or a file's summary. */
 export interface RowRecord {
-	/** Requests sent, repeats and waited-out 429s included. */
-	requests: number;
 	answered(row: number, result: EventResult): void;
 	failed(row: number, error: NodeApiError | NodeOperationError): void;
 }
