@@ -32,7 +32,10 @@ function startCli(
 			if (lines.base_url && lines.api_key && out.includes('Ctrl+C stops the simulator'))
 				resolve({ child, lines, out });
 		});
-		child.on('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
+		// a signal names what ended it from outside (a kill, the OOM killer), not the simulator itself
+		child.on('exit', (code, signal) =>
+			reject(new Error(`simulator exited with ${signal ? `signal ${signal}` : `code ${code}`}`)),
+		);
 	});
 }
 

@@ -3,6 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { insertCall } from '../../simulator/index.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import { contactCall, johnAndMadrid } from '../helpers/placement.cts';
 
 const PHONE_CALLS = '/v1/calls/single-phone-call';
 const CONTACT_CALLS = '/v1/calls/single-contact-call';
@@ -149,21 +150,15 @@ describe('Call operations through the engine', () => {
 	});
 
 	it('Place AI Call to Contact calls the stored contact from the chosen number', async () => {
-		const contact = [...sim.org.contacts.values()].find((c) => c.phone_number === '+14155550123')!;
-		const fromNumber = [...sim.org.phoneNumbers.values()].find(
-			(n) => n.phone_number === '+34910000100',
-		)!;
-		const { items, error } = await run({
-			resource: 'call',
-			operation: 'placeContactCall',
-			agentId: locator(agent().id),
-			contactId: locator(contact.id),
-			fromNumberId: locator(fromNumber.id),
-			additionalFields: {
-				schedule: { at: { dateTime: '2030-01-15 09:00:00', timezone: 'Europe/Madrid' } },
-				metadata: { entries: [{ key: 'campaign', value: 'winter' }] },
-			},
-		});
+		const { contact, fromNumber } = johnAndMadrid(sim);
+		const { items, error } = await run(
+			contactCall(sim, {
+				additionalFields: {
+					schedule: { at: { dateTime: '2030-01-15 09:00:00', timezone: 'Europe/Madrid' } },
+					metadata: { entries: [{ key: 'campaign', value: 'winter' }] },
+				},
+			}),
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({ contact_id: contact.id, agent_id: agent().id });
 		expect(sim.org.calls.get(items[0].json.call_id as string)).toMatchObject({

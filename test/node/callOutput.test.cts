@@ -6,6 +6,7 @@ import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { planCalls } from '../../simulator/index.cts';
+import { contactCall, phoneCall } from '../helpers/placement.cts';
 
 /**
  * One output contract for the Place operations: `call_id` names the call in every output, whatever
@@ -16,35 +17,9 @@ const MINUTE = 60_000;
 const SECOND = 1_000;
 
 type Place = (sim: Simulator) => INodeParameters;
-const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-const agentOf = (sim: Simulator) => locator([...sim.org.agents.values()][0].id);
 const PLACE_OPERATIONS: Array<[string, Place]> = [
-	[
-		'Place AI Call',
-		(sim) => ({
-			resource: 'call',
-			operation: 'placePhoneCall',
-			agentId: agentOf(sim),
-			fromNumber: locator('+14155550100'),
-			toNumber: '+14155550199',
-			fullName: 'Jane Doe',
-			additionalFields: {},
-		}),
-	],
-	[
-		'Place AI Call to Contact',
-		(sim) => ({
-			resource: 'call',
-			operation: 'placeContactCall',
-			agentId: agentOf(sim),
-			contactId: locator(
-				[...sim.org.contacts.values()].find((c) => c.phone_number === '+14155550123')!.id,
-			),
-			fromNumberId: locator(
-				[...sim.org.phoneNumbers.values()].find((n) => n.phone_number === '+34910000100')!.id,
-			),
-		}),
-	],
+	['Place AI Call', (sim) => phoneCall(sim)],
+	['Place AI Call to Contact', (sim) => contactCall(sim)],
 ];
 
 /** The placed call's ID as the simulator stored it: the one call of the run. */

@@ -4,6 +4,7 @@ import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { insertCall, planCalls, type Simulator } from '../../simulator/index.cts';
+import { firstAgent, phoneCall, TO_EACH_ITEM } from '../helpers/placement.cts';
 
 /**
  * The never-twice memory (docs/decisions.md, "The call's trace and the never-twice memory"): a
@@ -24,24 +25,13 @@ describe('Retrying a placement never places a second call for the same item', ()
 		sim = s;
 	});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
 	const people = [
 		{ to: '+14155550101', name: 'Ann' },
 		{ to: '+14155550102', name: 'Bob' },
 		{ to: '+14155550103', name: 'Cy' },
 	];
-	const placement = (extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'placePhoneCall',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		additionalFields: {},
-		waitFor: 'none',
-		...extra,
-	});
+	const placement = (extra: INodeParameters = {}): INodeParameters =>
+		phoneCall(sim, { ...TO_EACH_ITEM, waitFor: 'none', ...extra });
 	const run = (
 		parameters: INodeParameters,
 		extra: Partial<RunNodeOptions> = {},
@@ -94,7 +84,7 @@ describe('Retrying a placement never places a second call for the same item', ()
 				const placedNow = !continueOnFail && itemIndex === 2;
 				expect(item.json).toEqual({
 					call_id: stored(people[itemIndex].to).id,
-					agent_id: agent().id,
+					agent_id: firstAgent(sim).id,
 					contact_id: null,
 					created_at: stored(people[itemIndex].to).created_at,
 					already_placed: !placedNow,
@@ -217,7 +207,7 @@ describe('Retrying a placement never places a second call for the same item', ()
 	it('past 10 pages of 1,000 calls in 24 hours the item fails before dialling, saying why', async () => {
 		for (let n = 0; n < 10_001; n++)
 			insertCall(sim, {
-				agent_id: agent().id,
+				agent_id: firstAgent(sim).id,
 				created_at: new Date(time.now() - MINUTE).toISOString(),
 			});
 		const { items, error } = await run(placement(), {

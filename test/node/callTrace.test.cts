@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { recordedLogLines } from '../../harness/secrets.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { contactCall, firstAgent, phoneCall, TO_EACH_ITEM } from '../helpers/placement.cts';
 
 /**
  * The call's trace (docs/decisions.md, "The call's trace and the never-twice memory"): every
@@ -28,19 +29,9 @@ afterEach(async () => {
 	await sim.stop();
 });
 
-const agent = () => [...sim.org.agents.values()][0];
-const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-
 describe("The call's trace in its metadata", () => {
-	const phoneCall = (additionalFields: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'placePhoneCall',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		additionalFields,
-	});
+	const eachPerson = (additionalFields: INodeParameters = {}): INodeParameters =>
+		phoneCall(sim, { ...TO_EACH_ITEM, additionalFields });
 	const people = [
 		{ to: '+14155550101', name: 'Ann' },
 		{ to: '+14155550102', name: 'Bob' },
@@ -59,7 +50,7 @@ describe("The call's trace in its metadata", () => {
 			await fetch(`${sim.baseUrl}/v1/calls/${callId}?include_transcript=false`, { headers })
 		).json()) as IDataObject;
 		const list = (await (
-			await fetch(`${sim.baseUrl}/v1/calls?agent_id=${agent().id}&limit=1000&offset=0`, {
+			await fetch(`${sim.baseUrl}/v1/calls?agent_id=${firstAgent(sim).id}&limit=1000&offset=0`, {
 				headers,
 			})
 		).json()) as { data: IDataObject[] };
@@ -67,7 +58,7 @@ describe("The call's trace in its metadata", () => {
 	};
 
 	it('without metadata of the user: each call carries execution, workflow, node, run, item and a fingerprint, on Get and on the list', async () => {
-		const { items, error } = await run(phoneCall(), { executionId: 'exec-41' });
+		const { items, error } = await run(eachPerson(), { executionId: 'exec-41' });
 		expect(error).toBeUndefined();
 		expect(items).toHaveLength(2);
 		const fingerprints = new Set<string>();
@@ -91,9 +82,9 @@ describe("The call's trace in its metadata", () => {
 	});
 
 	it("with metadata of the user: the user's keys stay as given beside the trace, and the fingerprint ignores them", async () => {
-		const plain = await run(phoneCall(), { executionId: 'exec-1' });
+		const plain = await run(eachPerson(), { executionId: 'exec-1' });
 		const withOwn = await run(
-			phoneCall({
+			eachPerson({
 				metadata: {
 					entries: [
 						{ key: 'order_id', value: '={{ "A-" + $itemIndex }}' },
@@ -124,17 +115,10 @@ describe("The call's trace in its metadata", () => {
 	});
 
 	it('Place AI Call to Contact carries the trace too', async () => {
-		const contact = [...sim.org.contacts.values()][0];
-		const fromNumber = [...sim.org.phoneNumbers.values()][0];
 		const { items, error } = await run(
-			{
-				resource: 'call',
-				operation: 'placeContactCall',
-				agentId: locator(agent().id),
-				contactId: locator(contact.id),
-				fromNumberId: locator(fromNumber.id),
+			contactCall(sim, {
 				additionalFields: { metadata: { entries: [{ key: 'campaign', value: 'spring' }] } },
-			},
+			}),
 			{ items: [{}], executionId: 'exec-7' },
 		);
 		expect(error).toBeUndefined();
@@ -148,7 +132,7 @@ describe("The call's trace in its metadata", () => {
 
 	it('a key of the user that starts with n8n_ is refused before any request, naming the item and the field', async () => {
 		const { error, items } = await run(
-			phoneCall({
+			eachPerson({
 				metadata: {
 					entries: [{ key: '={{ $itemIndex === 1 ? "n8n_execution_id" : "ref" }}', value: 'x' }],
 				},
@@ -161,7 +145,7 @@ describe("The call's trace in its metadata", () => {
 		expect(sim.requestsTo('POST', PLACEMENTS)).toHaveLength(0);
 
 		const onFail = await run(
-			phoneCall({
+			eachPerson({
 				metadata: {
 					entries: [{ key: '={{ $itemIndex === 1 ? "n8n_item" : "ref" }}', value: 'x' }],
 				},
@@ -173,7 +157,7 @@ describe("The call's trace in its metadata", () => {
 	});
 
 	it('logs one line per placement with the call ID, the execution, the node and the item, never the person', async () => {
-		const { items } = await run(phoneCall(), { executionId: 'exec-99' });
+		const { items } = await run(eachPerson(), { executionId: 'exec-99' });
 		const lines = recordedLogLines().filter((line) => line.includes('placed call'));
 		for (const [itemIndex, item] of items.entries()) {
 			const line = lines.find((l) => l.includes(item.json.call_id as string));
@@ -194,15 +178,7 @@ describe('Call → Get Many filtered on the trace', () => {
 			credentials: credentials(),
 			executionId,
 			items: Array.from({ length: count }, (_, n) => ({ to: `+1415555020${n}` })),
-			parameters: {
-				resource: 'call',
-				operation: 'placePhoneCall',
-				agentId: locator(agent().id),
-				fromNumber: locator('+14155550100'),
-				toNumber: '={{ $json.to }}',
-				fullName: 'Jane Doe',
-				additionalFields: {},
-			},
+			parameters: phoneCall(sim, { toNumber: '={{ $json.to }}' }),
 		});
 	const getMany = (filters: IDataObject, listing: IDataObject = { returnAll: true }) =>
 		runNode({

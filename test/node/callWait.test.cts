@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine.cts';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
+import { contactCall, firstAgent, johnAndMadrid, phoneCall } from '../helpers/placement.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import { DEFAULT_TIMINGS, planCalls } from '../../simulator/index.cts';
 
@@ -25,19 +26,8 @@ describe('Place AI Call and wait for its outcome (polling)', () => {
 		sim = s;
 	});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-	const placeAndWait = (waitFor: string, extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'placePhoneCall',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to ?? "+14155550199" }}',
-		fullName: 'Jane Doe',
-		additionalFields: {},
-		waitFor,
-		...extra,
-	});
+	const placeAndWait = (waitFor: string, extra: INodeParameters = {}): INodeParameters =>
+		phoneCall(sim, { toNumber: '={{ $json.to ?? "+14155550199" }}', waitFor, ...extra });
 	const run = (
 		parameters: INodeParameters,
 		extra: Partial<RunNodeOptions> = {},
@@ -104,22 +94,11 @@ describe('Place AI Call and wait for its outcome (polling)', () => {
 
 	it('Place AI Call to Contact waits the same way', async () => {
 		planCalls(sim).next({ talkMs: MINUTE });
-		const contact = [...sim.org.contacts.values()].find((c) => c.phone_number === '+14155550123')!;
-		const fromNumber = [...sim.org.phoneNumbers.values()].find(
-			(n) => n.phone_number === '+34910000100',
-		)!;
-		const { items, error } = await run({
-			resource: 'call',
-			operation: 'placeContactCall',
-			agentId: locator(agent().id),
-			contactId: locator(contact.id),
-			fromNumberId: locator(fromNumber.id),
-			waitFor: 'analysis',
-		});
+		const { items, error } = await run(contactCall(sim, { waitFor: 'analysis' }));
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			call_status: 'completed',
-			contact: { id: contact.id },
+			contact: { id: johnAndMadrid(sim).contact.id },
 			call_analysis: { summary: expect.any(String) },
 		});
 	});
@@ -304,7 +283,7 @@ describe('Place AI Call and wait for its outcome (polling)', () => {
 	});
 
 	it("the default maximum wait is the agent's max_call_duration_ms plus 5 minutes", async () => {
-		agent().max_call_duration_ms = 2 * MINUTE;
+		firstAgent(sim).max_call_duration_ms = 2 * MINUTE;
 		planCalls(sim).next({ talkMs: 30 * MINUTE });
 		const { items } = await run(placeAndWait('ended'), { continueOnFail: true });
 		expect(items[0].json.error).toMatch(/still live \(in progress\) after waiting 7 minutes/);

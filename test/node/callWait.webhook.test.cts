@@ -3,6 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { DEFAULT_TIMINGS, planCalls } from '../../simulator/index.cts';
+import { phoneCall } from '../helpers/placement.cts';
 
 /**
  * "Free the Worker While Waiting": the execution waits (n8n's `putExecutionToWait`), the calls'
@@ -27,20 +28,13 @@ describe('Place AI Call and wait, freeing the worker (resume by the call webhook
 		await sim.stop();
 	});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-	const parameters = (waitFor: string, extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'placePhoneCall',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: 'Jane Doe',
-		additionalFields: {},
-		waitFor,
-		waitOptions: { resumeByWebhook: true },
-		...extra,
-	});
+	const parameters = (waitFor: string, extra: INodeParameters = {}): INodeParameters =>
+		phoneCall(sim, {
+			toNumber: '={{ $json.to }}',
+			waitFor,
+			waitOptions: { resumeByWebhook: true },
+			...extra,
+		});
 	const waiting = (
 		waitFor: string,
 		items = [{ to: '+14155550199' }],

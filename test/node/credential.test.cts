@@ -5,6 +5,7 @@ import { installFakeTime } from '../../harness/fakeTime.cts';
 import { dripBytes, sendBytes, startFileHost, type FileHost } from '../../harness/fileHost.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { testCredential } from '../../harness/credentialTest.cts';
+import { withSimulatorAndFileHost } from '../helpers/recording.cts';
 
 describe('Voice Agent CRM API credential test', () => {
 	let sim: Simulator;
@@ -99,17 +100,13 @@ describe('Voice Agent CRM API credential test', () => {
 describe('Voice Agent CRM API credential test: the key stays on the Base URL, within a deadline', () => {
 	let sim: Simulator;
 	let host: FileHost;
-	beforeEach(async () => {
-		sim = await startSimulator();
-		host = await startFileHost();
+	withSimulatorAndFileHost((s, h) => {
+		sim = s;
+		host = h;
 		host.handle = (_path, res) => {
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end(JSON.stringify({ statusCode: 200, data: [] }));
 		};
-	});
-	afterEach(async () => {
-		await host.stop();
-		await sim.stop();
 	});
 
 	it.each([301, 302, 307, 308])(

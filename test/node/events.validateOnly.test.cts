@@ -1,6 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
+import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 
 /** Event → Send's Validate Only: the node's own checks, the same output and summary, 0 requests. */
@@ -10,7 +10,17 @@ describe('Event → Send with Validate Only, through the engine against the simu
 		sim = await startSimulator({ seed: false });
 	});
 	afterAll(() => sim.stop());
-	const credentials = () => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
+	/** Event → Send with `parameters` (Validate Only among them), having checked it sent no request. */
+	const sendNothing = async (parameters: INodeParameters, run: Partial<RunNodeOptions>) => {
+		const before = sim.requests.length;
+		const result = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { resource: 'event', operation: 'send', ...parameters },
+			...run,
+		});
+		expect(sim.requests.slice(before)).toEqual([]);
+		return result;
+	};
 
 	it('from items: valid rows answered "valid", refused rows as a real run answers them, the summary, and no request', async () => {
 		const rows: IDataObject[] = [
@@ -22,17 +32,13 @@ describe('Event → Send with Validate Only, through the engine against the simu
 			{ event_name: '9 lives', email: 'ben@example.com' },
 			{ event_name: 'Signup' },
 		];
-		const before = sim.requests.length;
-		const { items, error } = await runNode({
-			credentials: credentials(),
-			parameters: {
-				resource: 'event',
-				operation: 'send',
+		const { items, error } = await sendNothing(
+			{
 				eventInput: 'autoMapInputData',
 				options: { validateOnly: true, output: 'eventsAndSummary' },
 			},
-			items: rows,
-		});
+			{ items: rows },
+		);
 		expect(error).toBeUndefined();
 		expect(items.map((item) => item.json.status)).toEqual([
 			'valid',
@@ -54,7 +60,6 @@ describe('Event → Send with Validate Only, through the engine against the simu
 			created: 0,
 			requests: 0,
 		});
-		expect(sim.requests.slice(before)).toEqual([]);
 	});
 
 	it('from a file: the summary and the rows not accepted with their row numbers, and no request', async () => {
@@ -64,26 +69,21 @@ describe('Event → Send with Validate Only, through the engine against the simu
 			',b@example.com',
 			'Purchase,c@example.com',
 		].join('\n');
-		const before = sim.requests.length;
-		const { items, error } = await runNode({
-			credentials: credentials(),
-			parameters: {
-				resource: 'event',
-				operation: 'send',
-				eventInput: 'file',
-				fileOptions: { validateOnly: true },
-			},
-			items: [{}],
-			binary: [
-				{
-					data: {
-						data: Buffer.from(csv).toString('base64'),
-						mimeType: 'text/csv',
-						fileName: 'e.csv',
+		const { items, error } = await sendNothing(
+			{ eventInput: 'file', fileOptions: { validateOnly: true } },
+			{
+				items: [{}],
+				binary: [
+					{
+						data: {
+							data: Buffer.from(csv).toString('base64'),
+							mimeType: 'text/csv',
+							fileName: 'e.csv',
+						},
 					},
-				},
-			],
-		});
+				],
+			},
+		);
 		expect(error).toBeUndefined();
 		expect(items[0].json).toMatchObject({
 			summary: { rows_read: 3, valid: 2, invalid: 1, created: 0, requests: 0 },
@@ -91,6 +91,5 @@ describe('Event → Send with Validate Only, through the engine against the simu
 				{ row: 3, status: 'invalid', reason: 'event_name is required and must be a string' },
 			],
 		});
-		expect(sim.requests.slice(before)).toEqual([]);
 	});
 });

@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { refusedBeforeAnyRequest, runContinuingOnFail } from '../helpers/runs.cts';
 import { runNode } from '../../harness/engine.cts';
 
 /**
@@ -311,16 +312,9 @@ describe('Agent and Call invalid inputs fail the item before any request', () =>
 	});
 
 	it.each(CASES)('$what → $field', async ({ parameters, field, expected }) => {
-		const before = sim.requests.length;
-		const { error, items } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters,
-		});
-		expect(items).toHaveLength(0);
-		expect(error).toBeDefined();
-		expect(error!.message.startsWith(`Item 0: ${field}`)).toBe(true);
-		expect(error!.message).toMatch(expected);
-		expect(sim.requests.length).toBe(before);
+		const message = await refusedBeforeAnyRequest(sim, { parameters });
+		expect(message.startsWith(`Item 0: ${field}`)).toBe(true);
+		expect(message).toMatch(expected);
 	});
 
 	it('n8n itself refuses a malformed ID typed into the Agent locator, before any request', async () => {
@@ -343,19 +337,11 @@ describe('Agent and Call invalid inputs fail the item before any request', () =>
 			{ to: '+1' },
 		];
 		const before = sim.requestsTo('POST', '/v1/calls/single-phone-call').length;
-		const { items, error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: phoneCall({ agentId: id(agent.id), toNumber: '={{ $json.to }}' }),
-			items: inputs,
-			continueOnFail: true,
-		});
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+		const items = await runContinuingOnFail(
+			sim,
+			phoneCall({ agentId: id(agent.id), toNumber: '={{ $json.to }}' }),
+			inputs,
+		);
 		expect(items[0].json.call_id).toEqual(expect.any(String));
 		expect(items[2].json.call_id).toEqual(expect.any(String));
 		expect(items[1].json.error).toMatch(/^Item 1: To Number: .*E\.164.*\(got "555-0102"\)/);

@@ -2,9 +2,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
-const VALID_UUID = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
+import { byId, commentBy, VALID_UUID } from '../helpers/parameters.cts';
+import { refusedBeforeAnyRequest, runContinuingOnFail } from '../helpers/runs.cts';
 
 interface Case {
 	name: string;
@@ -166,53 +165,25 @@ const CASES: Case[] = [
 	// Comment
 	{
 		name: 'Comment: USER without email',
-		parameters: {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(VALID_UUID),
-			content: 'Hi',
-			createdByType: 'USER',
-			createdBy: '={{ "" }}',
-		},
+		parameters: commentBy('USER', '={{ "" }}'),
 		field: 'Created By Email',
 		expected: 'is required when Created By Type is USER',
 	},
 	{
 		name: 'Comment: SYSTEM (from an expression) with an email',
-		parameters: {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(VALID_UUID),
-			content: 'Hi',
-			createdByType: '={{ "SYSTEM" }}',
-			createdBy: 'owner@example.test',
-		},
+		parameters: commentBy('={{ "SYSTEM" }}', 'owner@example.test'),
 		field: 'Created By Email',
 		expected: 'only accepted when Created By Type is USER',
 	},
 	{
 		name: 'Comment: creator type in lower case',
-		parameters: {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(VALID_UUID),
-			content: 'Hi',
-			createdByType: '={{ "ai" }}',
-			createdBy: '={{ "" }}',
-		},
+		parameters: commentBy('={{ "ai" }}', '={{ "" }}'),
 		field: 'Created By Type',
 		expected: 'must be one of USER, SYSTEM, AI, AUTOMATIZATION',
 	},
 	{
 		name: 'Comment: USER with a malformed email',
-		parameters: {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(VALID_UUID),
-			content: 'Hi',
-			createdByType: 'USER',
-			createdBy: 'bruno',
-		},
+		parameters: commentBy('USER', 'bruno'),
 		field: 'Created By Email',
 		expected: 'must be an email address',
 	},
@@ -348,15 +319,9 @@ describe('Contact, Tag, Comment and Task: invalid inputs fail before any request
 	it.each(CASES.map((c) => [c.name, c] as const))(
 		'%s',
 		async (_name, { parameters, field, expected }) => {
-			const before = sim.requests.length;
-			const { error, items } = await runNode({
-				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-				parameters,
-			});
-			expect(items).toEqual([]);
-			expect(error?.message).toContain(`Item 0: ${field}: `);
-			expect(error?.message).toContain(expected);
-			expect(sim.requests.slice(before)).toEqual([]);
+			const message = await refusedBeforeAnyRequest(sim, { parameters });
+			expect(message).toContain(`Item 0: ${field}: `);
+			expect(message).toContain(expected);
 		},
 	);
 
@@ -378,13 +343,7 @@ describe('Contact, Tag, Comment and Task: invalid inputs fail before any request
 		await expect(
 			runNode({
 				credentials,
-				parameters: {
-					resource: 'comment',
-					operation: 'create',
-					contactId: byId(VALID_UUID),
-					content: 'Hi',
-					createdByType: 'USER',
-				},
+				parameters: commentBy('USER'),
 			}),
 		).rejects.toThrow(/Parameter "Created By Email" is required/);
 		await expect(
@@ -410,24 +369,16 @@ describe('Continue On Fail with invalid and valid items mixed', () => {
 
 	it('Contact Create: invalid items become error items paired to their input; only the valid ones are sent', async () => {
 		const phones = ['+34611000001', '611000002', '+34611000003', ''];
-		const { items, error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
+		const items = await runContinuingOnFail(
+			sim,
+			{
 				resource: 'contact',
 				operation: 'create',
 				phoneNumber: '={{ $json.phone }}',
 				additionalFields: { fullName: '={{ $json.name }}' },
 			},
-			items: phones.map((phone, n) => ({ phone, name: `Person ${n}` })),
-			continueOnFail: true,
-		});
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+			phones.map((phone, n) => ({ phone, name: `Person ${n}` })),
+		);
 		expect(items[0].json).toMatchObject({ phone_number: '+34611000001', full_name: 'Person 0' });
 		expect(items[1].json.error).toMatch(/^Item 1: Phone Number: .*E\.164/);
 		expect(items[2].json).toMatchObject({ phone_number: '+34611000003', full_name: 'Person 2' });
@@ -447,9 +398,9 @@ describe('Continue On Fail with invalid and valid items mixed', () => {
 			{ type: 'USER', email: '', text: 'second' },
 			{ type: 'AI', email: '', text: 'third' },
 		];
-		const { items, error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
+		const items = await runContinuingOnFail(
+			sim,
+			{
 				resource: 'comment',
 				operation: 'create',
 				contactId: byId(contactId),
@@ -457,11 +408,8 @@ describe('Continue On Fail with invalid and valid items mixed', () => {
 				createdByType: '={{ $json.type }}',
 				createdBy: '={{ $json.email }}',
 			},
-			items: rows,
-			continueOnFail: true,
-		});
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+			rows,
+		);
 		expect(items[1].json.error).toMatch(/^Item 1: Created By Email: is required/);
 		expect(
 			sim.requestsTo('POST', '/v1/comments').map((r) => (r.body as { content: string }).content),

@@ -1,9 +1,9 @@
 import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { byId } from '../helpers/parameters.cts';
+import { refusedBeforeAnyRequest, runContinuingOnFail } from '../helpers/runs.cts';
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const CONTACT = '8d7c6b5a-4e3f-4a1b-9c2d-1e0f2a3b4c5d';
 const USER = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 const to = { channelId: byId('chn_any'), contactId: byId(CONTACT) };
@@ -211,16 +211,9 @@ describe('Channel, Thread, Message and WhatsApp: invalid input fails the item be
 	afterAll(() => sim.stop());
 
 	it.each(CASES)('$name', async ({ parameters, field, expected, items, binary }) => {
-		const before = sim.requests.length;
-		const { error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters,
-			items,
-			binary,
-		});
-		expect(error?.message).toContain(`Item 0: ${field}: `);
-		expect(error?.message).toContain(expected);
-		expect(sim.requests.length).toBe(before);
+		const message = await refusedBeforeAnyRequest(sim, { parameters, items, binary });
+		expect(message).toContain(`Item 0: ${field}: `);
+		expect(message).toContain(expected);
 	});
 
 	it('under Continue On Fail, pairs error items to their inputs and sends only the valid items', async () => {
@@ -232,25 +225,17 @@ describe('Channel, Thread, Message and WhatsApp: invalid input fails the item be
 			{ contact: maria.id, text: '' },
 			{ contact: maria.id, text: 'fourth' },
 		];
-		const { items, error } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
+		const items = await runContinuingOnFail(
+			sim,
+			{
 				resource: 'whatsapp',
 				operation: 'sendMessage',
 				channelId: byId(waba.id),
 				contactId: byId('={{ $json.contact }}'),
 				content: '={{ $json.text }}',
 			},
-			items: inputs,
-			continueOnFail: true,
-		});
-		expect(error).toBeUndefined();
-		expect(items.map((i) => i.pairedItem)).toEqual([
-			{ item: 0 },
-			{ item: 1 },
-			{ item: 2 },
-			{ item: 3 },
-		]);
+			inputs,
+		);
 		expect(items[1].json.error).toMatch(/^Item 1: Contact: must be a UUID/);
 		expect(items[2].json.error).toMatch(/^Item 2: Message Text: must not be empty/);
 		for (const ok of [items[0], items[3]])

@@ -45,11 +45,12 @@ describe('phone inputs', () => {
 			parameters,
 			continueOnFail: true,
 		});
-	const placeCall = (toNumber: string): INodeParameters => ({
+	const byId = (value: string) => ({ __rl: true, mode: 'id', value });
+	const placeCall = (toNumber: string, fromNumber = '+14155550100'): INodeParameters => ({
 		resource: 'call',
 		operation: 'placePhoneCall',
-		agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.values()][0].id },
-		fromNumber: { __rl: true, mode: 'id', value: '+14155550100' },
+		agentId: byId([...sim.org.agents.values()][0].id),
+		fromNumber: byId(fromNumber),
 		toNumber,
 		fullName: 'Jane Doe',
 		additionalFields: {},
@@ -61,6 +62,48 @@ describe('phone inputs', () => {
 		additionalFields: {},
 	});
 
+	it('Place AI Call sends "+1 (415) 555-0123" as +14155550123, and a pasted From Number as E.164 too', async () => {
+		const { items, error } = await run(placeCall('+1 (415) 555-0123', '+1 415.555.0100'));
+		expect(error).toBeUndefined();
+		expect(items[0].json.error).toBeUndefined();
+		expect(sim.requestsTo('POST', '/v1/calls/single-phone-call').at(-1)!.body).toMatchObject({
+			to_number: '+14155550123',
+			from_number: '+14155550100',
+		});
+	});
+
+	it('Contact → Create and Update send "+34 612-345-678" and "+34 (612) 345 679" in E.164', async () => {
+		const created = await run({
+			resource: 'contact',
+			operation: 'create',
+			phoneNumber: '+34 612-345-678',
+			additionalFields: {},
+		});
+		expect(created.items[0].json.error).toBeUndefined();
+		expect(sim.requestsTo('POST', '/v1/contacts').at(-1)!.body).toMatchObject({
+			phone_number: '+34612345678',
+		});
+		const contactId = String(created.items[0].json.id);
+		const updated = await run({
+			resource: 'contact',
+			operation: 'update',
+			contactId: byId(contactId),
+			updateFields: { phoneNumber: '+34 (612) 345 679' },
+		});
+		expect(updated.items[0].json.error).toBeUndefined();
+		expect(sim.requestsTo('PATCH', `/v1/contacts/${contactId}`).at(-1)!.body).toMatchObject({
+			phone_number: '+34612345679',
+		});
+	});
+
+	it('refuses before sending what cannot be made E.164 (no + and country code), with the message of before', async () => {
+		const before = sim.requests.length;
+		const { items } = await run(placeCall('(415) 555-0123'));
+		expect(sim.requests.length).toBe(before);
+		expect(items[0].json.error).toMatch(
+			/item 0.*To Number.*must be a phone number in international E\.164 format: \+ then 8 to 15 digits, like \+14155550123/is,
+		);
+	});
 	it.each(ACCEPTED)('Place AI Call to "%s" calls %s', async (written, sent) => {
 		const { items } = await run(placeCall(written));
 		expect(items[0].json.error).toBeUndefined();

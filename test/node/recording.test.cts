@@ -1,7 +1,6 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { runNode } from '../../harness/engine.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { getCallWithRecording } from '../helpers/recording.cts';
 
@@ -87,17 +86,7 @@ describe('Call → Get: the recording as a file', () => {
 		expect(error?.message).toBe(
 			`Downloading the recording of call ${call.id} failed: the recording server answered HTTP 404`,
 		);
-		const { items } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId: call.id,
-				downloadRecording: true,
-				recordingBinaryProperty: 'audio',
-			},
-			continueOnFail: true,
-		});
+		const { items } = await getCallWithRecording(sim, call.id, {}, { continueOnFail: true });
 		expect(items[0].json.error).toMatch(/Downloading the recording/);
 	});
 });

@@ -1,8 +1,8 @@
-import { runNode } from '../../harness/engine.cts';
+import type { RunNodeOptions } from '../../harness/engine.cts';
 import { installFakeTime } from '../../harness/fakeTime.cts';
 import { dripBytes, sendBytes, startFileHost, type FileHost } from '../../harness/fileHost.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
-import { getCallWithRecording } from '../helpers/recording.cts';
+import { getCallWithRecording, withSimulatorAndFileHost } from '../helpers/recording.cts';
 
 const MB = 1_000_000;
 const TEN_MINUTES = 10 * 60_000;
@@ -14,17 +14,16 @@ const TEN_MINUTES = 10 * 60_000;
 describe('Call → Get: what a recording download refuses', () => {
 	let sim: Simulator;
 	let host: FileHost;
-	beforeEach(async () => {
-		sim = await startSimulator();
-		host = await startFileHost();
-	});
-	afterEach(async () => {
-		await host.stop();
-		await sim.stop();
+	withSimulatorAndFileHost((s, h) => {
+		sim = s;
+		host = h;
 	});
 
-	const getCall = (callId: string, extra: Record<string, unknown> = {}) =>
-		getCallWithRecording(sim, callId, extra);
+	const getCall = (
+		callId: string,
+		extra: Record<string, unknown> = {},
+		run: Partial<RunNodeOptions> = {},
+	) => getCallWithRecording(sim, callId, extra, run);
 
 	/** A finished call whose recording is `path` on the file host. */
 	const callOnHost = (path: string) => {
@@ -111,16 +110,7 @@ describe('Call → Get: what a recording download refuses', () => {
 			res.end('<html></html>');
 		};
 		const call = callOnHost('/page');
-		const { items } = await runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'call',
-				operation: 'get',
-				callId: call.id,
-				downloadRecording: true,
-			},
-			continueOnFail: true,
-		});
+		const { items } = await getCall(call.id, {}, { continueOnFail: true });
 		expect(items[0].json.error).toMatch(/not audio/);
 		expect(items[0].binary).toBeUndefined();
 	});
@@ -174,18 +164,10 @@ describe('Call → Get: a recording server that drips bytes is stopped at the do
 			const call = insertCall(sim, { phase: 'ended' });
 			call.call_record = `${host.url}/slow.wav`;
 			const startedAt = time.now();
-			const { error } = await time.runUntilSettled(
-				runNode({
-					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-					parameters: {
-						resource: 'call',
-						operation: 'get',
-						callId: call.id,
-						downloadRecording: true,
-					},
-				}),
-				{ stepMs: 30_000, maxMs: 2 * TEN_MINUTES },
-			);
+			const { error } = await time.runUntilSettled(getCallWithRecording(sim, call.id), {
+				stepMs: 30_000,
+				maxMs: 2 * TEN_MINUTES,
+			});
 			expect(error?.message).toBe(
 				`Downloading the recording of call ${call.id} failed: the download did not finish within 10 minutes, the time a recording download may take in all, so it was stopped`,
 			);

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
-import { pollingTrigger } from '../../harness/poll.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { finishedCallsPoll } from '../helpers/polling.cts';
 
 /**
  * Redirects of the API requests (docs/decisions.md, "Redirects"): the Base URL (the simulator)
@@ -154,11 +154,7 @@ describe('redirects: the API key stays on the Base URL origin and a write stays 
 	});
 
 	it("the polling trigger's reads are not followed to another origin either", async () => {
-		const trigger = pollingTrigger({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished' },
-			clock: () => sim.clock.now(),
-		});
+		const trigger = finishedCallsPoll(sim);
 		sim.faults.inject({
 			method: 'GET',
 			path: '/v1/calls',

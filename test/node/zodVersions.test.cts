@@ -2,6 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import type * as Engine from '../../harness/engine.cts';
 import { MAIN_ORG_IDS, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { byId, commentBy } from '../helpers/parameters.cts';
 
 /**
  * n8n provides `zod` to community nodes, and is moving from zod 3 to zod 4, which ignores zod 3's
@@ -12,9 +13,7 @@ import { MAIN_ORG_IDS, startSimulator, type Simulator } from '../../simulator/in
  * built with, loaded first). Each run must fail with the node's own message, word for word the same.
  */
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const { agents } = MAIN_ORG_IDS;
-const VALID_UUID = '3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 
 const placeCall = (parameters: INodeParameters): INodeParameters => ({
 	resource: 'call',
@@ -54,14 +53,7 @@ const CASES: Array<{ name: string; parameters: INodeParameters; message: string 
 	},
 	{
 		name: 'an enum in upper case (comment creator type)',
-		parameters: {
-			resource: 'comment',
-			operation: 'create',
-			contactId: byId(VALID_UUID),
-			content: 'Hi',
-			createdByType: '={{ "ai" }}',
-			createdBy: '={{ "" }}',
-		},
+		parameters: commentBy('={{ "ai" }}', '={{ "" }}'),
 		message: '(upper case) (got "ai")',
 	},
 	{

@@ -74,6 +74,16 @@ const NEW_PHONE = '+34699000111';
 const CALLED = '+14155550777';
 const MESSAGE = 'Fault matrix: your order has shipped.';
 const EVENT_NAME = 'fault_matrix_check';
+
+/** Place AI Call to CALLED: the placement the matrix injects its faults into. */
+const callToCalled = (sim: Simulator): INodeParameters => ({
+	resource: 'call',
+	operation: 'placePhoneCall',
+	agentId: byId(firstAgent(sim).id),
+	fromNumber: byId('+14155550100'),
+	toNumber: CALLED,
+	fullName: 'Matrix Person',
+});
 const EVENT_ROWS = 3;
 
 function eventRows(withIds: boolean): IDataObject[] {
@@ -169,15 +179,7 @@ function waitRunner(read: 'getCallStatus' | 'getCall'): ClassRunner {
 				analysisDelayMs: 300,
 			});
 			injectFault();
-			const items = await runAction(sim, {
-				resource: 'call',
-				operation: 'placePhoneCall',
-				agentId: byId(firstAgent(sim).id),
-				fromNumber: byId('+14155550100'),
-				toNumber: CALLED,
-				fullName: 'Matrix Person',
-				waitFor: 'analysis',
-			});
+			const items = await runAction(sim, { ...callToCalled(sim), waitFor: 'analysis' });
 			const placed = () =>
 				[...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
 			const [callId] = placed();
@@ -257,14 +259,7 @@ const RUNNERS: Record<string, ClassRunner> = {
 		records: 1,
 		async run(sim, injectFault) {
 			injectFault();
-			const items = await runAction(sim, {
-				resource: 'call',
-				operation: 'placePhoneCall',
-				agentId: byId(firstAgent(sim).id),
-				fromNumber: byId('+14155550100'),
-				toNumber: CALLED,
-				fullName: 'Matrix Person',
-			});
+			const items = await runAction(sim, callToCalled(sim));
 			const stored = () =>
 				[...sim.org.calls.values()].filter((c) => c.to === CALLED).map((c) => c.id);
 			return { failure: failureOf(items), stored };

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
-import { pollingTrigger } from '../../harness/poll.cts';
 import { ENDPOINTS, type EndpointName } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
+import { byId, eventsFromItems } from '../helpers/parameters.cts';
+import { finishedCallsPoll } from '../helpers/polling.cts';
 
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 const ANY_ID = '[^/]+';
 
 /** One operation of each class, and the endpoint its request goes to. */
@@ -76,12 +76,7 @@ const CASES: KeyEchoCase[] = [
 	{
 		label: 'event batch (Event → Send)',
 		endpoint: 'sendEvents',
-		parameters: () => ({
-			resource: 'event',
-			operation: 'send',
-			eventInput: 'json',
-			eventJson: '={{ $json }}',
-		}),
+		parameters: eventsFromItems,
 		items: [
 			{
 				event_name: 'key_echo',
@@ -160,11 +155,7 @@ describe('a service that quotes the API key in its error message: the key appear
 	});
 
 	it('a poll of the trigger that meets the quoted key raises an error without it', async () => {
-		const trigger = pollingTrigger({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished' },
-			clock: () => sim.clock.now(),
-		});
+		const trigger = finishedCallsPoll(sim);
 		sim.faults.inject({
 			method: 'GET',
 			path: pathOf('listCalls'),

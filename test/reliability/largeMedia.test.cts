@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
@@ -23,18 +23,19 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 	afterEach(() => sim.stop());
 
 	const file = randomBytes(TEN_MB);
+	/** WhatsApp → Send Media of a document to Maria on the sales number; `source` says where the file is. */
+	const sendDocument = (source: INodeParameters): INodeParameters => ({
+		resource: 'whatsapp',
+		operation: 'sendMedia',
+		channelId: byId(MAIN_ORG_IDS.channels.whatsappSales),
+		contactId: byId(MAIN_ORG_IDS.contacts.mariaGarcia),
+		mediaType: 'document',
+		...source,
+	});
 	const sendFile = () =>
 		runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'whatsapp',
-				operation: 'sendMedia',
-				channelId: byId(MAIN_ORG_IDS.channels.whatsappSales),
-				contactId: byId(MAIN_ORG_IDS.contacts.mariaGarcia),
-				mediaType: 'document',
-				mediaSource: 'binary',
-				binaryPropertyName: 'data',
-			},
+			parameters: sendDocument({ mediaSource: 'binary', binaryPropertyName: 'data' }),
 			items: [{ order: 1 }],
 			binary: [
 				{
@@ -66,15 +67,7 @@ describe('WhatsApp → Send Media with a 10 MB binary file', () => {
 	it('given as 10 MB of base64 text in the item (Base64 Text), is checked without overflowing and sent once', async () => {
 		const { items, error } = await runNode({
 			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'whatsapp',
-				operation: 'sendMedia',
-				channelId: byId(MAIN_ORG_IDS.channels.whatsappSales),
-				contactId: byId(MAIN_ORG_IDS.contacts.mariaGarcia),
-				mediaType: 'document',
-				mediaSource: 'base64',
-				mediaBase64: '={{ $json.file }}',
-			},
+			parameters: sendDocument({ mediaSource: 'base64', mediaBase64: '={{ $json.file }}' }),
 			items: [{ file: file.toString('base64') }],
 			continueOnFail: true,
 		});

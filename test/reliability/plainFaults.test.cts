@@ -1,7 +1,8 @@
 import { runNode } from '../../harness/engine.cts';
-import { startFileHost, type FileHost } from '../../harness/fileHost.cts';
+import type { FileHost } from '../../harness/fileHost.cts';
 import { PLAIN_HTTP } from '../../nodes/VoiceAgentCrm/transport/errors';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import type { Simulator } from '../../simulator/index.cts';
+import { withSimulatorAndFileHost } from '../helpers/recording.cts';
 import { callWithRecording, getWithRecording } from './recordingCall.cts';
 
 /**
@@ -12,13 +13,9 @@ import { callWithRecording, getWithRecording } from './recordingCall.cts';
 describe('plain words for faults that came in raw text', () => {
 	let sim: Simulator;
 	let host: FileHost;
-	beforeEach(async () => {
-		sim = await startSimulator();
-		host = await startFileHost();
-	});
-	afterEach(async () => {
-		await host.stop();
-		await sim.stop();
+	withSimulatorAndFileHost((s, h) => {
+		sim = s;
+		host = h;
 	});
 
 	const asHttps = (url: string) => url.replace('http://', 'https://');

@@ -11,10 +11,9 @@ import {
 	type Simulator,
 } from '../../simulator/index.cts';
 import { FAULTS } from './matrix.cts';
+import { byId, eventsFromItems } from '../helpers/parameters.cts';
 
 const CALL_ID = '7f3c2a10-0000-4000-8000-000000000e01';
-
-const byId = (value: string) => ({ __rl: true, mode: 'id', value });
 
 /** Writes that are safe to repeat, each with the endpoint it answers through. */
 interface RepeatableWrite {
@@ -78,12 +77,7 @@ const WRITES: RepeatableWrite[] = [
 	{
 		label: 'Event → Send (events with IDs)',
 		endpoint: 'sendEvents',
-		parameters: () => ({
-			resource: 'event',
-			operation: 'send',
-			eventInput: 'json',
-			eventJson: '={{ $json }}',
-		}),
+		parameters: eventsFromItems,
 		items: [
 			{
 				event_name: 'took_effect',

@@ -1,7 +1,8 @@
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
-import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
+import type { PollingTrigger } from '../../harness/poll.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { insertCall } from '../../simulator/index.cts';
+import { finishedCallsPoll } from '../helpers/polling.cts';
 
 const CALLS = '/v1/calls';
 /** More finished calls than one page holds (1,000), so that the poll reads a second page. */
@@ -21,11 +22,7 @@ describe('Trigger: a failed poll keeps its state and the next good poll emits wh
 	beforeEach(async () => {
 		time = installFakeTime();
 		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
-		trigger = pollingTrigger({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished' },
-			clock: () => sim.clock.now(),
-		});
+		trigger = finishedCallsPoll(sim);
 		expect(await poll()).toBeNull();
 		await sim.clock.advance(60_000);
 	});

@@ -21,6 +21,14 @@ const finishedAt = '2026-01-01T10:00:00.000Z';
 const now = Date.parse(finishedAt) + 60_000;
 const analysis = { summary: 'Spoke', sentiment: 'positive' };
 const transcript = [{ role: 'agent', content: 'Hello' }];
+/** An answered call's record with its analysis, its transcript not there yet. */
+const analysedWithoutTranscript = {
+	call_status: 'completed',
+	call_result: 'answered',
+	start_at: finishedAt,
+	call_analysis: analysis,
+	chat_history: [],
+};
 
 function triggerSettings(includeTranscript: boolean): CallSettings {
 	return {
@@ -66,25 +74,13 @@ const CASES: Array<{
 	},
 	{
 		name: 'an answered call with its analysis but not its transcript, the transcript asked for',
-		record: {
-			call_status: 'completed',
-			call_result: 'answered',
-			start_at: finishedAt,
-			call_analysis: analysis,
-			chat_history: [],
-		},
+		record: analysedWithoutTranscript,
 		transcriptWanted: true,
 		final: false,
 	},
 	{
 		name: 'the same call, the transcript turned off: the analysis alone is awaited',
-		record: {
-			call_status: 'completed',
-			call_result: 'answered',
-			start_at: finishedAt,
-			call_analysis: analysis,
-			chat_history: [],
-		},
+		record: analysedWithoutTranscript,
 		transcriptWanted: false,
 		final: true,
 	},

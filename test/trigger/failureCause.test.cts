@@ -1,7 +1,8 @@
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
-import { pollingTrigger, type PollingTrigger } from '../../harness/poll.cts';
+import type { PollingTrigger } from '../../harness/poll.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
-import { instantWorkflow } from './instantHarness.cts';
+import { finishedCallsPoll } from '../helpers/polling.cts';
+import { finishedCallsTrigger } from './instantHarness.cts';
 
 /**
  * n8n's poll back-off (2.36+, with durable poll cursors) reads why a poll failed from the error's
@@ -11,6 +12,10 @@ import { instantWorkflow } from './instantHarness.cts';
  * declare them: the polling trigger's polls and the Instant Trigger's registration on agents.
  */
 const CALLS = '/v1/calls';
+
+/** `sim` as a credential with a key it refuses sees it. */
+const withRefusedKey = (sim: Simulator): Simulator =>
+	Object.create(sim, { apiKey: { value: 'vak_refused_key_000000000000' } }) as Simulator;
 
 interface Declared {
 	message?: string;
@@ -31,12 +36,7 @@ describe("The triggers' errors declare the failure cause n8n's poll back-off rea
 	beforeEach(async () => {
 		time = installFakeTime();
 		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
-		trigger = pollingTrigger({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished' },
-			clock: () => sim.clock.now(),
-			time,
-		});
+		trigger = finishedCallsPoll(sim, time);
 	});
 	afterEach(async () => {
 		await sim.stop();
@@ -61,12 +61,7 @@ describe("The triggers' errors declare the failure cause n8n's poll back-off rea
 	});
 
 	it('a refused key: credential-invalid', async () => {
-		trigger = pollingTrigger({
-			credentials: { apiKey: 'vak_refused_key_000000000000', baseUrl: sim.baseUrl },
-			parameters: { event: 'callFinished' },
-			clock: () => sim.clock.now(),
-			time,
-		});
+		trigger = finishedCallsPoll(withRefusedKey(sim), time);
 		const error = await poll();
 		expect(error?.httpCode).toBe('401');
 		expect(error?.failure).toEqual({ cause: 'credential-invalid' });
@@ -81,12 +76,7 @@ describe("The triggers' errors declare the failure cause n8n's poll back-off rea
 
 	it("the Instant Trigger's registration on agents with a refused key: credential-invalid", async () => {
 		const agent = [...sim.org.agents.values()][0];
-		const refused = Object.create(sim, { apiKey: { value: 'vak_refused_key_000000000000' } });
-		const error = await instantWorkflow(refused as Simulator, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [agent.id],
-		})
+		const error = await finishedCallsTrigger(withRefusedKey(sim), [agent.id])
 			.n8nProcess()
 			.activate()
 			.then(

@@ -2,7 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { registerSecret } from '../../harness/secrets.cts';
 import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
-import { instantWorkflow, shiftNodeTime, type Delivery } from './instantHarness.cts';
+import {
+	finishedCallsTrigger,
+	instantWorkflow,
+	shiftNodeTime,
+	type Delivery,
+} from './instantHarness.cts';
 
 /**
  * The Instant Trigger across processes and restarts, and its recovery of lost deliveries. Each
@@ -86,11 +91,7 @@ describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries'
 	});
 
 	it('one process restarted: every emitting delivery saved its claim; the same deliveries after the restart emit nothing and read nothing', async () => {
-		const workflow = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [agent().id],
-		});
+		const workflow = finishedCallsTrigger(sim, [agent().id]);
 		const first = workflow.n8nProcess();
 		await first.activate();
 		const calls = Array.from({ length: 5 }, () => finishedCall(Date.now()));
@@ -220,11 +221,7 @@ describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries'
 	it('a call whose delivery was lost, and one whose read failed, are emitted once by the deliveries 3 and 4 minutes later, at one list request a minute at most', async () => {
 		const time = shiftNodeTime();
 		try {
-			const workflow = instantWorkflow(sim, {
-				events: ['callFinished'],
-				registration: 'agents',
-				agentIds: [agent().id],
-			});
+			const workflow = finishedCallsTrigger(sim, [agent().id]);
 			const process = workflow.n8nProcess();
 			const before = finishedCall(Date.now() - MINUTE); // ended before the activation
 			await process.activate();
@@ -296,10 +293,7 @@ describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries'
 	it('with Wait for Analysis, a lost transcript-ready event is recovered a minute past Max Wait, with its analysis', async () => {
 		const time = shiftNodeTime();
 		try {
-			const workflow = instantWorkflow(sim, {
-				events: ['callFinished'],
-				registration: 'agents',
-				agentIds: [agent().id],
+			const workflow = finishedCallsTrigger(sim, [agent().id], {
 				waitForAnalysis: true,
 				analysisWaitMinutes: 5,
 			});

@@ -11,7 +11,7 @@ import {
 	startSimulator,
 	type Simulator,
 } from '../../simulator/index.cts';
-import { instantWorkflow } from './instantHarness.cts';
+import { finishedCallsTrigger, instantWorkflow } from './instantHarness.cts';
 
 /**
  * The Instant Trigger through n8n-core's HookContext (activation, deactivation) and WebhookContext
@@ -47,11 +47,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		const [a, b] = agents();
 		a.webhook_url = 'https://crm.example.test/previous';
 		b.webhook_url = null;
-		const workflow = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [a.id, b.id],
-		});
+		const workflow = finishedCallsTrigger(sim, [a.id, b.id]);
 		const process = workflow.n8nProcess();
 		await process.activate();
 		const secret = workflow.secret();
@@ -71,11 +67,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 
 	it('an agent still on an older URL of this trigger (no secret) is moved to the new one, and its previous URL is kept', async () => {
 		const [a] = agents();
-		const workflow = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [a.id],
-		});
+		const workflow = finishedCallsTrigger(sim, [a.id]);
 		const process = workflow.n8nProcess();
 		a.webhook_url = process.url();
 		await process.activate();
@@ -87,11 +79,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 	it('leaves an agent alone on deactivation when somebody re-pointed it meanwhile', async () => {
 		const [a] = agents();
 		a.webhook_url = null;
-		const process = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [a.id],
-		}).n8nProcess();
+		const process = finishedCallsTrigger(sim, [a.id]).n8nProcess();
 		await process.activate();
 		a.webhook_url = 'https://crm.example.test/chosen-later';
 		await process.deactivate();
@@ -100,11 +88,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 
 	it('a flood of forged deliveries is answered 401 before any request: the API budget is untouched', async () => {
 		const [a] = agents();
-		const workflow = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [a.id],
-		});
+		const workflow = finishedCallsTrigger(sim, [a.id]);
 		const process = workflow.n8nProcess();
 		await process.activate();
 		const call = insertCall(sim, { phase: 'ended', agent_id: a.id });
@@ -247,11 +231,7 @@ describe('Voice Agent CRM Instant Trigger', () => {
 		expect(sim.requestsTo().length).toBe(before);
 		// on agents, a forged one is refused first, as forged
 		const [a] = agents();
-		const onAgents = instantWorkflow(sim, {
-			events: ['callFinished'],
-			registration: 'agents',
-			agentIds: [a.id],
-		}).n8nProcess();
+		const onAgents = finishedCallsTrigger(sim, [a.id]).n8nProcess();
 		await onAgents.activate();
 		expect((await onAgents.deliver(null as never, { secret: 'guessed' })).status).toBe(401);
 		expect((await onAgents.deliver(null as never)).status).toBe(400);

@@ -59,6 +59,14 @@ export function freshNodeType(): INodeType {
 	return nodeType!;
 }
 
+/** The Instant Trigger on finished calls, registered on the agents given; `extra` sets the rest. */
+export const finishedCallsTrigger = (
+	sim: Simulator,
+	agentIds: string[],
+	extra: INodeParameters = {},
+): ReturnType<typeof instantWorkflow> =>
+	instantWorkflow(sim, { events: ['callFinished'], registration: 'agents', agentIds, ...extra });
+
 export function instantWorkflow(sim: Simulator, parameters: INodeParameters) {
 	const workflowId = `wf-${Math.random().toString(36).slice(2)}`;
 	const database: Database = { staticData: '{}' };

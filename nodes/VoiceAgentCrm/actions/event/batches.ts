@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { continueOrThrow } from '../../shared/operation';
+import { itemError } from '../../shared/operation';
 import { apiRequest, type ApiAnswer } from '../../transport/request';
 import { EVENT_LIMITS, type EventResult } from './rules';
 import { isValidateOnly, validResult } from './validateOnly';
@@ -18,28 +18,47 @@ export interface Batch {
 	anonymous: boolean;
 }
 
-/** Where the answers of the rows go: the item path's output items, or a file's summary. */
-export interface RowSink {
-	/** Requests sent, repeats and waited-out 429s included. */
+/** A row's answer from the service (or the node's, under Validate Only), or why it has none. */
+export type RowOutcome =
+	| { row: number; result: EventResult }
+	| { row: number; error: NodeApiError | NodeOperationError };
+
+/**
+ * What sending one batch came to, for the run to fold into its output items or its file's
+ * summary. `failure` is set when the request itself failed: the caller stops the run on it, or
+ * under Continue On Fail keeps the rows, each failed with it.
+ */
+export interface BatchOutcome {
+	batch: Batch;
+	/** Requests sent for it, repeats and waited-out 429s included. */
 	requests: number;
+	/** The budgets' sizes the answer's rate headers announced, for a summary that states them. */
+	announced?: ApiAnswer['announced'];
+	rows: RowOutcome[];
+	failure?: NodeApiError | NodeOperationError;
+}
+
+/** Where the answers of the rows go: the item path's output items, or a file's summary. */
+export interface RowRecord {
 	answered(row: number, result: EventResult): void;
 	failed(row: number, error: NodeApiError | NodeOperationError): void;
-	/** The budgets' sizes an answer's rate headers announced, for a summary that states them. */
-	announced?(limits: ApiAnswer['announced']): void;
+}
+
+/** Each row of a batch's outcome written down where the run keeps its answers. */
+export function recordRows(record: RowRecord, outcome: BatchOutcome): void {
+	for (const entry of outcome.rows) {
+		if ('result' in entry) record.answered(entry.row, entry.result);
+		else record.failed(entry.row, entry.error);
+	}
 }
 
 export interface BatchSenderOptions {
-	/** The input item a row belongs to, for its errors. */
-	itemIndexOf(row: number): number;
-	/** What the run did before `batch` failed, for the error that stops it. */
-	progressOf(batch: Batch): string;
 	/** What to call a row in messages: "item" on the item path, "row" for a file. */
 	rowWord: 'item' | 'row';
-	/**
-	 * A run that writes its own note of a Stop (a file's): the error that ends it when the execution
-	 * was stopped while a batch was on its way (n8n aborts the request); the transport writes no note.
-	 */
-	stopped?: () => NodeOperationError;
+	/** The input item every row belongs to (a file's); without it, each row is the input item of its own index. */
+	itemIndex?: number;
+	/** A run that writes its own note of a Stop (a file's, with its row to start from): the transport writes none. */
+	callerNotesStop?: boolean;
 }
 
 /** The batch in the transport's hands; `mayBeStored` once an attempt went out that was not refused. */
@@ -57,10 +76,10 @@ export interface RowsInBalance {
 }
 
 /**
- * Up to 100 events per request, in order, each batch sent when it is full and its results
- * written as it returns; its events are let go then. Anonymous events go in batches of their own:
- * a request that carries even one of them draws on the smaller anonymous budget as well, so mixing
- * them in would let that budget slow down every batch.
+ * Up to 100 events per request, in order, each batch sent when it is full and its outcome
+ * returned as it comes back; its events are let go then. Anonymous events go in batches of their
+ * own: a request that carries even one of them draws on the smaller anonymous budget as well, so
+ * mixing them in would let that budget slow down every batch.
  */
 export class BatchSender {
 	private readonly open: Partial<Record<'anonymous' | 'identified', Batch>> = {};
@@ -71,27 +90,30 @@ export class BatchSender {
 
 	constructor(
 		private readonly context: IExecuteFunctions,
-		private readonly sink: RowSink,
 		private readonly options: BatchSenderOptions,
 	) {
 		this.validateOnly = isValidateOnly(context);
 	}
 
-	async add(entry: Pending): Promise<void> {
+	/** Holds the row; when that fills its batch, sends it and returns what came of it. */
+	async add(entry: Pending): Promise<BatchOutcome | undefined> {
 		const kind = entry.anonymous ? 'anonymous' : 'identified';
 		const batch = (this.open[kind] ??= { rows: [], anonymous: entry.anonymous });
 		batch.rows.push(entry);
-		if (batch.rows.length < EVENT_LIMITS.eventsPerRequest) return;
+		if (batch.rows.length < EVENT_LIMITS.eventsPerRequest) return undefined;
 		delete this.open[kind];
-		await this.send(batch);
+		return await this.send(batch);
 	}
 
-	/** The batches not full at the end, the one holding the earliest row first. */
-	async flush(): Promise<void> {
+	/**
+	 * The batches not full at the end, the one holding the earliest row first, each sent only when
+	 * the caller has taken the outcome of the one before (which may stop the run).
+	 */
+	async *flush(): AsyncGenerator<BatchOutcome> {
 		const rest = Object.values(this.open).sort((a, b) => a.rows[0].row - b.rows[0].row);
 		for (const batch of rest) {
 			delete this.open[batch.anonymous ? 'anonymous' : 'identified'];
-			await this.send(batch);
+			yield await this.send(batch);
 		}
 	}
 
@@ -108,17 +130,24 @@ export class BatchSender {
 		};
 	}
 
-	private async send(batch: Batch): Promise<void> {
-		const { context, sink } = this;
+	private itemIndexOf(row: number): number {
+		return this.options.itemIndex ?? row;
+	}
+
+	private async send(batch: Batch): Promise<BatchOutcome> {
+		const { context } = this;
 		if (this.validateOnly) {
-			for (const entry of batch.rows) sink.answered(entry.row, validResult(entry.event));
-			return;
+			const rows = batch.rows.map((entry) => ({
+				row: entry.row,
+				result: validResult(entry.event),
+			}));
+			return { batch, requests: 0, rows };
 		}
-		if (this.stoppedBy) {
-			for (const entry of batch.rows) sink.failed(entry.row, this.stoppedBy);
-			return;
-		}
-		const itemIndex = this.options.itemIndexOf(batch.rows[0].row);
+		const failedWith = (error: NodeApiError | NodeOperationError) =>
+			batch.rows.map((entry) => ({ row: entry.row, error }));
+		if (this.stoppedBy) return { batch, requests: 0, rows: failedWith(this.stoppedBy) };
+		const itemIndex = this.itemIndexOf(batch.rows[0].row);
+		let requests = 0;
 		const current: InHand = { batch, mayBeStored: false };
 		this.current = current;
 		try {
@@ -131,35 +160,29 @@ export class BatchSender {
 				itemIndex,
 				onAttempt: () => {
 					current.mayBeStored = true;
-					sink.requests++;
+					requests++;
 				},
 				onRefused: (earlierMayHave) => (current.mayBeStored = earlierMayHave),
-				callerNotesStop: this.options.stopped !== undefined,
+				callerNotesStop: this.options.callerNotesStop === true,
 			});
-			sink.announced?.(answer.announced);
-			this.record(batch, answer);
+			return { batch, requests, announced: answer.announced, rows: this.rowsOf(batch, answer) };
 		} catch (error) {
-			if (this.options.stopped && context.getExecutionCancelSignal?.()?.aborted)
-				throw this.options.stopped();
-			const nodeError = continueOrThrow(context, error, itemIndex, () =>
-				this.options.progressOf(batch),
-			);
-			for (const entry of batch.rows) sink.failed(entry.row, nodeError);
-			if (isAccountError(nodeError)) this.stoppedBy = nodeError;
+			const failure = itemError(context, error, itemIndex);
+			if (isAccountError(failure)) this.stoppedBy = failure;
+			return { batch, requests, rows: failedWith(failure), failure };
 		} finally {
 			this.current = undefined;
 		}
 	}
 
 	/** Each result back on its row, by its index in the batch. */
-	private record(batch: Batch, answer: ApiAnswer): void {
-		const { sink } = this;
+	private rowsOf(batch: Batch, answer: ApiAnswer): RowOutcome[] {
 		const results = ((answer.payload as IDataObject | undefined)?.results ?? []) as IDataObject[];
 		const byIndex = new Map<number, IDataObject>();
 		for (const [position, result] of (Array.isArray(results) ? results : []).entries()) {
 			byIndex.set(typeof result?.index === 'number' ? result.index : position, result);
 		}
-		for (const [position, entry] of batch.rows.entries()) {
+		return batch.rows.map((entry, position) => {
 			const answered = byIndex.get(position);
 			if (answered && typeof answered.status === 'string') {
 				const result = withoutIndex(answered);
@@ -167,22 +190,21 @@ export class BatchSender {
 					result.stored_by = STORED_BY_THIS_RUN_OR_EARLIER;
 					result.note = REPEAT_NOTE;
 				}
-				sink.answered(entry.row, result as EventResult);
-			} else {
-				const row = `${this.options.rowWord} ${entry.row}`;
-				sink.failed(
-					entry.row,
-					new NodeOperationError(
-						this.context.getNode(),
-						`The service answered the batch without a result for this event (${row}); it may or may not have been stored`,
-						{
-							itemIndex: this.options.itemIndexOf(entry.row),
-							description: 'Run it again with an Event ID to be sure it is stored exactly once.',
-						},
-					),
-				);
+				return { row: entry.row, result: result as EventResult };
 			}
-		}
+			const row = `${this.options.rowWord} ${entry.row}`;
+			return {
+				row: entry.row,
+				error: new NodeOperationError(
+					this.context.getNode(),
+					`The service answered the batch without a result for this event (${row}); it may or may not have been stored`,
+					{
+						itemIndex: this.itemIndexOf(entry.row),
+						description: 'Run it again with an Event ID to be sure it is stored exactly once.',
+					},
+				),
+			};
+		});
 	}
 }
 

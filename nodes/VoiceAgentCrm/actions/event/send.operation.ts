@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/operation';
 import { continueOrThrow } from '../../shared/operation';
-import { BatchSender, type Batch, type Pending } from './batches';
+import { BatchSender, recordRows, type Batch, type BatchOutcome, type Pending } from './batches';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { sendFromFiles } from './file/sendFile';
@@ -47,26 +47,31 @@ export const sendEvents: Operation = {
 		const tally = new EventTally(items.length, mode !== 'summary');
 		const reader = eventReader(this, items);
 		const prepare = rowPreparer(this, reader.read, options.deriveEventIds ?? 'whenTimed', tally);
-		const sender = new BatchSender(this, tally, {
-			itemIndexOf: (row) => row,
-			progressOf: (batch) => progressOf(batch, tally),
-			rowWord: 'item',
-		});
+		const sender = new BatchSender(this, { rowWord: 'item' });
+		const fold = (outcome: BatchOutcome | undefined) => {
+			if (!outcome) return;
+			tally.requests += outcome.requests;
+			if (outcome.failure)
+				continueOrThrow(this, outcome.failure, outcome.batch.rows[0].row, () =>
+					progressOf(outcome.batch, tally),
+				);
+			recordRows(tally, outcome);
+		};
 		if (reader.mayFail) {
 			// a row the node cannot read stops the run before anything is sent
 			const pending = items.map((_, row) => prepare(row));
 			for (const [position, entry] of pending.entries()) {
-				if (entry) await sender.add(entry);
+				if (entry) fold(await sender.add(entry));
 				pending[position] = undefined;
 			}
 		} else {
 			// rows that cannot fail to be read are read as they are sent: only the batches being filled are held
 			for (let row = 0; row < items.length; row++) {
 				const entry = prepare(row);
-				if (entry) await sender.add(entry);
+				if (entry) fold(await sender.add(entry));
 			}
 		}
-		await sender.flush();
+		for await (const outcome of sender.flush()) fold(outcome);
 		const hint = tally.noneAcceptedHint() ?? notSentHint(reader.notSent?.() ?? [], 'Fields');
 		if (hint) this.addExecutionHints(hint);
 		return tally.output(mode);

@@ -5,7 +5,7 @@ import type {
 	NodeOperationError,
 } from 'n8n-workflow';
 
-import type { RowSink } from '../batches';
+import type { RowRecord } from '../batches';
 import type { EventResult } from '../rules';
 import { noneAcceptedHint, refusalReason } from '../tally';
 
@@ -24,7 +24,7 @@ interface NotAccepted {
  * the rows not accepted (the first `shown` of them in the output; all of them, as CSV lines, only
  * when a result file was asked for).
  */
-export class FileReport implements RowSink {
+export class FileReport implements RowRecord {
 	requests = 0;
 	rowsRead = 0;
 	private readonly counts: Record<string, number> = {

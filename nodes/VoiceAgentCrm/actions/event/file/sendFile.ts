@@ -9,7 +9,13 @@ import {
 	type FileFormat,
 } from '../../../shared/fileRows';
 import { cancelSignalOf, noteStop } from '../../../transport/request';
-import { BatchSender, type RowsInBalance } from '../batches';
+import {
+	BatchSender,
+	recordRows,
+	type Batch,
+	type BatchOutcome,
+	type RowsInBalance,
+} from '../batches';
 import {
 	automaticColumns,
 	eventFromRow,
@@ -83,16 +89,15 @@ async function sendFile(
 	const report = new FileReport(options.notAcceptedShown ?? 100, options.resultFile === true);
 	const deriveIds = options.deriveEventIds !== 'never';
 	const others = options.otherFields ?? 'ignore';
-	const sender: BatchSender = new BatchSender(context, report, {
-		itemIndexOf: () => itemIndex,
-		progressOf: () => stoppedAt(firstNotKnownStored(), deriveIds, report),
-		rowWord: 'row',
-		stopped: () => stopped(),
-	});
+	const sender = new BatchSender(context, { rowWord: 'row', itemIndex, callerNotesStop: true });
 	let lastRow = startAt - 1;
-	/** A row that failed, one that may be stored or is not sent yet, or else the next row to read. */
-	const firstNotKnownStored = () =>
+	/**
+	 * A row that failed, the failed batch's first, one that may be stored or is not sent yet, or
+	 * else the next row to read.
+	 */
+	const firstNotKnownStored = (failed?: Batch) =>
 		Math.min(
+			failed?.rows[0].row ?? Infinity,
 			report.firstFailedRow ?? Infinity,
 			sender.inBalance().firstRow ?? Infinity,
 			lastRow + 1,
@@ -132,6 +137,19 @@ async function sendFile(
 			itemIndex,
 			description: stoppedAt(row, deriveIds, report),
 		});
+	};
+	// a failed request stops the run at the first row not known to be stored, unless Continue On Fail
+	const fold = (outcome: BatchOutcome | undefined) => {
+		if (!outcome) return;
+		report.requests += outcome.requests;
+		if (outcome.announced) report.announced(outcome.announced);
+		if (outcome.failure) {
+			// the execution was stopped while the batch was on its way (n8n aborts the request)
+			if (signal?.aborted) throw stopped();
+			const row = firstNotKnownStored(outcome.batch);
+			continueOrThrow(context, outcome.failure, itemIndex, () => stoppedAt(row, deriveIds, report));
+		}
+		recordRows(report, outcome);
 	};
 	let notSent: string[] = [];
 	const onHeader = (names: string[]) => {
@@ -175,9 +193,10 @@ async function sendFile(
 			const needsId = !skipped || verdict.occurredAtUtc === undefined;
 			if (deriveIds && event.event_id === undefined && needsId)
 				event.event_id = fileRowEventId(verdict, occurrences);
-			if (!skipped) await sender.add({ row: record.row, event, anonymous: verdict.anonymous });
+			if (!skipped)
+				fold(await sender.add({ row: record.row, event, anonymous: verdict.anonymous }));
 		}
-		await sender.flush();
+		for await (const outcome of sender.flush()) fold(outcome);
 	} catch (error) {
 		throw readFailure(error);
 	} finally {
