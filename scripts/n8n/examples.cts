@@ -174,6 +174,7 @@ export async function runExamples(
 		const runData = parseExecuteOutput(result.stdout) as
 			| {
 					status?: string;
+					finished?: boolean;
 					data: {
 						resultData: {
 							error?: unknown;
@@ -183,8 +184,14 @@ export async function runExamples(
 					};
 			  }
 			| undefined;
+		// n8n 2.38.7 may die by a signal at exit when the workflow finished while its task runner was
+		// still starting (docs/decisions.md, "Examples as shipped"): the run itself, printed whole, counts
+		const diedAfterRun =
+			result.code === null && runData?.status === 'success' && runData.finished === true;
+		if (diedAfterRun)
+			log(`${file}: n8n exited by ${String(result.signal)} after printing the finished run`);
 		check(
-			result.code === 0 && runData && !runData.data.resultData.error,
+			(result.code === 0 || diedAfterRun) && runData && !runData.data.resultData.error,
 			`${file}: n8n execute succeeded (${((Date.now() - start) / 1000).toFixed(1)}s)`,
 			() => redact(`exit ${result.code}\n${tail(result.stdout, 60)}\n${tail(result.stderr, 30)}`),
 		);

@@ -79,6 +79,8 @@ export async function freePort(): Promise<number> {
 
 export interface RunResult {
 	code: number | null;
+	/** The signal that ended the command, when one did. */
+	signal?: NodeJS.Signals | null;
 	stdout: string;
 	stderr: string;
 }
@@ -122,10 +124,10 @@ export async function run(
 				}, options.timeoutMs)
 			: undefined;
 		child.on('error', reject);
-		child.on('close', (code) => {
+		child.on('close', (code, signal) => {
 			if (timer) clearTimeout(timer);
 			file?.end();
-			resolve({ code, stdout, stderr });
+			resolve({ code, signal, stdout, stderr });
 		});
 	});
 }
