@@ -9,7 +9,7 @@ import { campaignStep, type CampaignRun, type Step } from './engine';
  * progress (a look is one listing request per 1,000 calls: at most 4 a minute of the 20 the
  * listing budget allows), and sleeps until the next scheduled call starts when none is.
  */
-export const LOOK_EVERY_MS = 15_000;
+const LOOK_EVERY_MS = 15_000;
 
 function nextLookIn(run: CampaignRun, step: Step, now: number): number {
 	const live = step.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');

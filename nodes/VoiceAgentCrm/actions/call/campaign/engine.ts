@@ -16,10 +16,10 @@ import { planCampaign, type CampaignRules, type Person, type Placement, type Pla
  */
 
 /** Every placement starts at least this long after it is sent: the time to see a lost claim and cancel it. */
-export const CLAIM_LEAD_MS = 20_000;
+const CLAIM_LEAD_MS = 20_000;
 
 /** Pages of 1,000 calls read at most in one look at the agent's calls. */
-export const MAX_SCAN_PAGES = 20;
+const MAX_SCAN_PAGES = 20;
 
 /** What a campaign run knows besides the calls: kept in the execution while it waits. */
 export interface CampaignRun {
@@ -61,7 +61,7 @@ function tooManyCalls(context: ApiContext, since: number): NodeOperationError {
 }
 
 /** The campaign calls of the workflow to the run's people created since `since`, newest first. */
-export async function readCampaignCalls(
+async function readCampaignCalls(
 	context: ApiContext,
 	run: CampaignRun,
 	since: number,

@@ -9,7 +9,7 @@ import { freeTheWorkerField } from '../placement/waitFields';
 
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
-export const maxLiveCallsField: INodeProperties = {
+const maxLiveCallsField: INodeProperties = {
 	displayName: 'Max Live Calls',
 	name: 'maxLiveCalls',
 	type: 'number',
