@@ -17,6 +17,9 @@ import { withGlobal, type Clock } from '@sinonjs/fake-timers';
 
 const realSetTimeout = globalThis.setTimeout;
 
+/** Steps of 1 s after a timer fired before a drive jumps again (`nextDueAt`). */
+const SETTLING_STEPS = 5;
+
 export interface DriveOptions {
 	/** Fake time moved per step; a request started inside a step is answered at its end or later. */
 	stepMs?: number;
@@ -59,15 +62,26 @@ export function installFakeTime(): FakeTime {
 	});
 	const startedAt = clock.now;
 
-	/** The time to the first timer or outside work due, within `stepMs`. */
+	const timersNow = () =>
+		(clock as unknown as { timers?: Record<string, { callAt: number }> }).timers ?? {};
+	let lastTimerIds = new Set<string>();
+	let settling = 0;
+	/**
+	 * The time to the first timer or outside work due, within `stepMs`; after a step in which a
+	 * timer fired (a sleep ended: a request may be on its way), a few steps of 1 s first, so that
+	 * no jump passes that request's timeout.
+	 */
 	function jumpOf(stepMs: number, nextDueAt: () => number | undefined): number {
-		const timers = Object.values(
-			(clock as unknown as { timers?: Record<string, { callAt: number }> }).timers ?? {},
-		);
+		const timers = timersNow();
+		const ids = new Set(Object.keys(timers));
+		if ([...lastTimerIds].some((id) => !ids.has(id))) settling = SETTLING_STEPS;
+		lastTimerIds = ids;
+		const limit = settling > 0 ? Math.min(stepMs, 1_000) : stepMs;
+		if (settling > 0) settling--;
 		const due = [
-			clock.now + stepMs,
+			clock.now + limit,
 			nextDueAt() ?? Infinity,
-			...timers.map((timer) => timer.callAt),
+			...Object.values(timers).map((timer) => timer.callAt),
 		];
 		return Math.max(0, Math.min(...due) - clock.now);
 	}
@@ -144,10 +158,12 @@ interface Quietable {
  */
 export function nextDueAfterQuiet(sim: Quietable): () => number | undefined {
 	let seen = -1;
+	let stable = 0;
 	return () => {
 		const count = sim.requests.length;
-		const quiet = count === seen && sim.requests.every((request) => request.status !== 0);
+		stable = count === seen ? stable + 1 : 0;
 		seen = count;
+		const quiet = stable >= 2 && sim.requests.every((request) => request.status !== 0);
 		return quiet ? sim.clock.nextTaskAt() : Date.now() + 1_000;
 	};
 }
