@@ -246,10 +246,14 @@ describe('Run Campaign', () => {
 				[3, 4, 5, 6],
 				[1, 6, 7],
 			].map((list) => list.map(londoner));
-			const runs = await Promise.all(
-				lists.map((list, at) =>
-					run(campaign({ redialOn: [] }), list, { executionId: `exec-${at}` }),
+			// three runs' requests at once: driven second by second, never a jump past one on its way
+			const runs = await time.runUntilSettled(
+				Promise.all(
+					lists.map((list, at) =>
+						start(campaign({ redialOn: [] }), list, { executionId: `exec-${at}` }),
+					),
 				),
+				{ onStep: () => sim.clock.runDue(), stepMs: 1_000 },
 			);
 			for (const { error } of runs) expect(error).toBeUndefined();
 			for (const n of [1, 2, 3, 4, 5, 6, 7]) expect(callsTo(londoner(n).to)).toHaveLength(1);
