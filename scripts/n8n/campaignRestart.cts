@@ -42,7 +42,11 @@ const SHORT = { ...SHORT_CALL, ringMs: 5_000, talkMs: 5_000 };
 const LONG = { ...SHORT, talkMs: 120_000 };
 const PLANS = [SHORT, { ...SHORT, result: 'no_answer' as const }, LONG, LONG, LONG];
 
-/** The part's simulator started, its credential and the campaign workflow imported and published (before `n8n start`). */
+/**
+ * The part's simulator started, the campaign workflow imported and published (before `n8n start`).
+ * Its credential comes in when the part runs: the editor part, earlier, adds a node as a new user
+ * with one credential does, and n8n picks that credential by itself only when it is the only one.
+ */
 export async function prepareCampaignRestart(
 	n8n: N8nInstance,
 	workDir: string,
@@ -55,11 +59,6 @@ export async function prepareCampaignRestart(
 	const planner = planCalls(sim).byDefault(SHORT);
 	for (const plan of PLANS) planner.next(plan);
 	sim.clock.runOnItsOwn();
-	await n8n.importSimulatorCredential(
-		sim,
-		path.join(workDir, 'campaign-credential.json'),
-		CREDENTIAL,
-	);
 	const file = path.join(workDir, 'campaign-restart.json');
 	writeJson(
 		file,
@@ -124,7 +123,13 @@ export async function runCampaignAcrossRestarts(
 	n8n: N8nInstance,
 	sim: Simulator,
 	owner: Owner,
+	workDir: string,
 ): Promise<void> {
+	await n8n.importSimulatorCredential(
+		sim,
+		path.join(workDir, 'campaign-credential.json'),
+		CREDENTIAL,
+	);
 	const numbers = PEOPLE.map((p) => p.to);
 	const started = Date.now();
 	const response = await fetch(`${n8n.url}/webhook/${PATH}`, {

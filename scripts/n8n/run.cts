@@ -194,7 +194,7 @@ async function main(): Promise<void> {
 			);
 		if (campaignSim)
 			await timed('campaign across restarts', () =>
-				runCampaignAcrossRestarts(n8n, campaignSim!, owner),
+				runCampaignAcrossRestarts(n8n, campaignSim!, owner, workDir),
 			);
 	} catch (error) {
 		failed = error;
