@@ -17,6 +17,7 @@ import {
 import { createServer } from 'node:net';
 import path from 'node:path';
 
+import { distIsCurrent } from '../dist.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
 
@@ -598,9 +599,13 @@ export async function installN8n(): Promise<string> {
 	return result.stdout.trim().split('\n').pop()!;
 }
 
-/** The package built (unless TEST_N8N_SKIP_BUILD=1) and packed into `workDir`; the tarball's path. */
+/**
+ * The package built (unless TEST_N8N_SKIP_BUILD=1 or dist/ is current) and packed into `workDir`;
+ * the tarball's path. A current dist/ is packed as it is: CI runs suites side by side, and a build
+ * empties dist/ while another suite may be packing it.
+ */
 export async function buildAndPack(workDir: string, logDir: string): Promise<string> {
-	if (process.env.TEST_N8N_SKIP_BUILD !== '1')
+	if (process.env.TEST_N8N_SKIP_BUILD !== '1' && !distIsCurrent(ROOT))
 		await runOk('npm', ['run', 'build'], { logFile: path.join(logDir, 'build.log') });
 	const packed = await runOk('npm', ['pack', '--json', '--pack-destination', workDir], {
 		logFile: path.join(logDir, 'pack.log'),

@@ -1,17 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import {
-	cpSync,
-	existsSync,
-	mkdtempSync,
-	readdirSync,
-	readFileSync,
-	rmSync,
-	statSync,
-	writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { distIsCurrent } from '../../scripts/dist.cts';
 import {
 	disallowedRequires,
 	externalModules,
@@ -73,35 +65,9 @@ function scannerLint(packageDir: string): Record<string, string[]> {
 	);
 }
 
-/** What dist/ is built from: the package's sources and what configures their build. */
-const BUILD_INPUTS = ['nodes', 'credentials', 'package.json', 'tsconfig.json', 'gulpfile.js'];
-
-/** The files under `entry` (itself if a file) and its folders: a removal changes its folder's time. */
-function entriesUnder(entry: string): string[] {
-	if (!statSync(entry).isDirectory()) return [entry];
-	return [entry, ...readdirSync(entry).flatMap((name) => entriesUnder(path.join(entry, name)))];
-}
-
-const modified = (file: string) => statSync(file).mtimeMs;
-
-/**
- * Whether dist/ was compiled after the last change to a build input (CI builds just before the
- * tests). The compiled files are compared: the build copies icons and codex files with their
- * sources' times.
- */
-function distIsCurrent(): boolean {
-	const dist = path.join(ROOT, 'dist');
-	if (!existsSync(dist)) return false;
-	const compiled = entriesUnder(dist).filter((file) => file.endsWith('.js'));
-	const inputs = BUILD_INPUTS.flatMap((input) => entriesUnder(path.join(ROOT, input)));
-	return (
-		compiled.length > 0 && Math.min(...compiled.map(modified)) > Math.max(...inputs.map(modified))
-	);
-}
-
 beforeAll(() => {
 	// the tarball is made from dist/: built from the sources of this checkout unless it already is
-	if (!distIsCurrent()) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
+	if (!distIsCurrent(ROOT)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'pipe' });
 	work = mkdtempSync(path.join(tmpdir(), 'voice-agent-crm-pack-'));
 	const [tarball] = JSON.parse(
 		execFileSync('npm', ['pack', '--json', '--pack-destination', work], {

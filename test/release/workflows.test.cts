@@ -104,11 +104,18 @@ describe('.github/workflows/ci.yml', () => {
 				JSON.stringify({ name: 'n8n-nodes-probe', version: '0.1.0', n8n: { strict, nodes: [] } }),
 			);
 			writeFileSync(path.join(folder, 'eslint.config.mjs'), eslintConfig);
+			// npx finds n8n-node in node_modules/.bin; found there directly, each run spares npm's
+			// start (1.5 of 2.6 s measured)
+			const line = check().replace(/^npx n8n-node /, 'n8n-node ');
 			try {
-				execFileSync('bash', ['-o', 'pipefail', '-c', check()], {
+				execFileSync('bash', ['-o', 'pipefail', '-c', line], {
 					cwd: folder,
 					stdio: 'pipe',
-					env: { ...process.env, FORCE_COLOR: '1' },
+					env: {
+						...process.env,
+						FORCE_COLOR: '1',
+						PATH: `${path.join(folder, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH}`,
+					},
 				});
 				return true;
 			} catch {
