@@ -476,11 +476,17 @@ async function sendTemplateFromTheLists(
 	// another channel given by ID: the template list fails, and the editor shows the node's message
 	const channelLocator = page.getByTestId('resource-locator-channelId');
 	await chooseLocatorMode(page, 'channelId', 'By ID');
+	const answered = () =>
+		sim.requestsTo('GET', '/v1/waba/templates').filter((r) => r.status !== 0).length;
+	const answeredBefore = answered();
 	await channelLocator.getByTestId('rlc-input').fill(others[0].id);
 	// n8n loads the options as soon as the channel changes; once that load has failed it disables
 	// the input, so the click that opens the list is only needed while it is still enabled
 	const templateInput = page.getByTestId('parameter-input-templateName').locator('input').first();
 	await templateInput.click({ timeout: 3_000 }).catch(() => undefined);
+	// the load answered (on a loaded machine it can take longer than the pause below)
+	for (let waited = 0; answered() === answeredBefore && waited < 30_000; waited += 250)
+		await page.waitForTimeout(250);
 	await page.waitForTimeout(2_000);
 	// close the dropdown without leaving the form (Escape would close the node's window)
 	await page.getByTestId('ndv').getByText('Language Code', { exact: true }).first().click();
@@ -490,11 +496,18 @@ async function sendTemplateFromTheLists(
 		() => true,
 		() => false,
 	);
-	if (opened) {
+	const problem = page.getByText(/There was a problem loading the parameter options/).first();
+	let shown = '';
+	// the tooltip opens on hover; a hover while the page is busy may not open it
+	for (let attempt = 0; opened && !shown && attempt < 3; attempt++) {
 		await issues.hover();
-		const issue = page.getByText(/There was a problem loading the parameter options/).first();
-		await issue.waitFor();
-		const shown = (await issue.innerText()).trim();
+		shown = await problem.waitFor({ timeout: 10_000 }).then(
+			async () => (await problem.innerText()).trim(),
+			() => '',
+		);
+		if (!shown) await page.mouse.move(0, 0);
+	}
+	if (shown) {
 		await screenshot('whatsapp-template-list-error');
 		check(
 			/The API rejected the request as invalid.*The API said: .*WABA/.test(shown) &&
@@ -502,15 +515,11 @@ async function sendTemplateFromTheLists(
 			`editor: a template list that fails shows the node's message ("${shown}")`,
 		);
 	} else {
-		const shown = await page
-			.getByTestId('parameter-input-templateName')
-			.locator('input')
-			.first()
-			.inputValue();
+		const value = await templateInput.inputValue();
 		await screenshot('whatsapp-template-list-error');
 		check(
-			/Error fetching options from Voice Agent CRM/.test(shown),
-			`editor: a template list that failed before it was opened shows it failed ("${shown}")`,
+			/Error fetching options from Voice Agent CRM/.test(value),
+			`editor: a template list that failed before it was opened shows it failed ("${value}")`,
 		);
 	}
 	await chooseLocatorMode(page, 'channelId', 'From list');
