@@ -613,22 +613,3 @@ export async function buildAndPack(workDir: string, logDir: string): Promise<str
 	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
 	return path.join(workDir, filename);
 }
-
-/**
- * CI runs the queue suite beside test:n8n, but not beside its editor part: Chromium's checks
- * wait on a busy page and lost their race against a queue cluster starting (twice of two).
- * TEST_N8N_EDITOR_DONE names a file test:n8n writes once its editor part is over (run, failed or
- * left out); the queue suite starts when it exists.
- */
-const EDITOR_DONE = process.env.TEST_N8N_EDITOR_DONE;
-
-export function markEditorDone(): void {
-	if (EDITOR_DONE) writeFileSync(path.resolve(ROOT, EDITOR_DONE), `${new Date().toISOString()}\n`);
-}
-
-export async function afterEditorDone(): Promise<void> {
-	if (!EDITOR_DONE) return;
-	const file = path.resolve(ROOT, EDITOR_DONE);
-	if (!existsSync(file)) log(`waiting for ${EDITOR_DONE}: the editor part of test:n8n beside`);
-	while (!existsSync(file)) await sleep(2_000);
-}

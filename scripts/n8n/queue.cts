@@ -28,7 +28,6 @@ import path from 'node:path';
 
 import { planCalls, startSimulator, storedEvents, type Simulator } from '../../simulator/index.cts';
 import {
-	afterEditorDone,
 	buildAndPack,
 	check,
 	CheckFailure,
@@ -130,7 +129,6 @@ async function main(): Promise<void> {
 	let failed: unknown;
 	let sim: Simulator | undefined;
 	try {
-		await timed('the editor part beside', afterEditorDone);
 		const cacheDir = await timed('install n8n', installN8n);
 		await timed('services', ensureServices);
 		const tarball = await timed('build and pack', () => buildAndPack(workDir, logDir));

@@ -46,7 +46,6 @@ import {
 	installPaths,
 	keepSecret,
 	log,
-	markEditorDone,
 	N8nInstance,
 	PACKAGE_NAME,
 	redact,
@@ -89,7 +88,6 @@ async function main(): Promise<void> {
 	if (durable && process.env.TEST_N8N_SKIP_BROWSER !== '1')
 		log('browser: skipped (TEST_N8N_DURABLE_POLLING=1 restarts n8n during the trigger checks)');
 	if (browserTest) await timed('chromium', ensureChromium);
-	else markEditorDone();
 	log(`n8n: ${cacheDir}`);
 
 	// 2. The package as users get it
@@ -183,11 +181,7 @@ async function main(): Promise<void> {
 			);
 		}
 		if (browserTest) {
-			work.push(
-				timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)).finally(
-					markEditorDone,
-				),
-			);
+			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));
 		}
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
@@ -205,7 +199,6 @@ async function main(): Promise<void> {
 	} catch (error) {
 		failed = error;
 	} finally {
-		markEditorDone();
 		await n8n.stop();
 		await sim.stop();
 		await campaignSim?.stop();
