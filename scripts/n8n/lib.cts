@@ -600,9 +600,8 @@ export async function installN8n(): Promise<string> {
 }
 
 /**
- * The package built (unless TEST_N8N_SKIP_BUILD=1 or dist/ is current) and packed into `workDir`;
- * the tarball's path. A current dist/ is packed as it is: CI runs suites side by side, and a build
- * empties dist/ while another suite may be packing it.
+ * The package built (unless TEST_N8N_SKIP_BUILD=1 or dist/ is current: CI builds it before the
+ * suites) and packed into `workDir`; the tarball's path.
  */
 export async function buildAndPack(workDir: string, logDir: string): Promise<string> {
 	if (process.env.TEST_N8N_SKIP_BUILD !== '1' && !distIsCurrent(ROOT))
