@@ -19,9 +19,9 @@
  *    deliveries answered 404 at a start (queueInstantDoubles.cts).
  *
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
- * TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is; it is packed as it is anyway when current), TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone; `doubles`:
- * its second half alone), TEST_N8N_QUEUE_ONLY_KILL=1 (4b alone, or with the former),
- * TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
+ * TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is, as happens anyway when it is current),
+ * TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone; `doubles`: its second half alone),
+ * TEST_N8N_QUEUE_ONLY_KILL=1 (4b alone, or with the former), TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';

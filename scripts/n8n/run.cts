@@ -20,7 +20,8 @@
  * Environment: N8N_CACHE_DIR (install folder), TEST_N8N_SKIP_BROWSER=1, TEST_N8N_SKIP_TRIGGER=1,
  * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1
  * (n8n's durable scheduler for the trigger, which is then also checked across a restart of n8n;
- * the browser part is left out), TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is; it is packed as it is anyway when current).
+ * the browser part is left out), TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is, as happens anyway
+ * when it is current).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
