@@ -80,6 +80,8 @@ export async function prepareCampaignRestart(
 	return sim;
 }
 
+const FINISHED = ['success', 'error', 'crashed', 'canceled'];
+
 async function statusOf(n8n: N8nInstance): Promise<string[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
 	const list = await n8n.restOk<{ data: { results: Array<{ status: string }> } }>(
@@ -162,8 +164,12 @@ export async function runCampaignAcrossRestarts(
 	);
 	const secondStop = await restart(n8n, owner, 'SIGKILL');
 
+	// "running" too: the last event resumes the execution, which then runs its last step
 	await waitFor(
-		async () => !(await statusOf(n8n)).includes('waiting'),
+		async () => {
+			const statuses = await statusOf(n8n);
+			return statuses.length > 0 && statuses.every((status) => FINISHED.includes(status));
+		},
 		360_000,
 		'the campaign to finish',
 	);
