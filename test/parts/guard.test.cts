@@ -25,50 +25,51 @@ function runJest(files: Record<string, string>): JestReport {
 	}
 }
 
-describe("The test environment's guard against state left behind", () => {
-	it('fails a plain test file that leaves fake timers or the binary data mode behind', () => {
-		const { testResults } = runJest({
-			'timers.test.cts': `
-				import { installFakeTime } from ${harness('fakeTime.cts')};
-				it('passes, but leaves its fake clock installed', () => { installFakeTime(); });
-			`,
-			'binary.test.cts': `
-				import { useFilesystemBinaryData } from ${harness('binaryData.cts')};
-				it('passes, but leaves the filesystem mode on', async () => { await useFilesystemBinaryData(); });
-			`,
-			'clean.test.cts': `
-				import { installFakeTime } from ${harness('fakeTime.cts')};
-				it('puts its clock back', () => { installFakeTime().uninstall(); });
-			`,
+/** A plain test file that leaves one thing behind each, one that cleans up, and a part's file. */
+const PLANTED = {
+	'timers.test.cts': `
+		import { installFakeTime } from ${harness('fakeTime.cts')};
+		it('passes, but leaves its fake clock installed', () => { installFakeTime(); });
+	`,
+	'binary.test.cts': `
+		import { useFilesystemBinaryData } from ${harness('binaryData.cts')};
+		it('passes, but leaves the filesystem mode on', async () => { await useFilesystemBinaryData(); });
+	`,
+	'clean.test.cts': `
+		import { installFakeTime } from ${harness('fakeTime.cts')};
+		it('puts its clock back', () => { installFakeTime().uninstall(); });
+	`,
+	'part.test.cts': `
+		describe('test/node/leaves.test.cts', () => {
+			it('passes, but leaves fake timers on', () => { jest.useFakeTimers(); });
 		});
-		const messageOf = (file: string) =>
-			testResults.find((result) => path.basename(result.name) === file)!.message;
-		expect(messageOf('timers.test.cts')).toContain(
+		describe('test/node/next.test.cts', () => {
+			it('runs on real timers', () => { expect(jest.isMockFunction(setTimeout)).toBe(false); expect('clock' in setTimeout).toBe(false); });
+		});
+	`,
+};
+
+describe("The test environment's guard against state left behind", () => {
+	// one jest for all the planted files: each file has a registry of its own, as in any jest run
+	let results: JestReport['testResults'];
+	beforeAll(() => {
+		results = runJest(PLANTED).testResults;
+	}, 60_000);
+	const resultOf = (file: string) => results.find((result) => path.basename(result.name) === file)!;
+
+	it('fails a plain test file that leaves fake timers or the binary data mode behind', () => {
+		expect(resultOf('timers.test.cts').message).toContain(
 			'This test file left behind: fake timers installed',
 		);
-		expect(messageOf('binary.test.cts')).toContain(
+		expect(resultOf('binary.test.cts').message).toContain(
 			'This test file left behind: n8n binary data in filesystem mode (useFilesystemBinaryData)',
 		);
-		expect(messageOf('clean.test.cts')).toBe('');
+		expect(resultOf('clean.test.cts').message).toBe('');
 	});
 
 	it("fails the file of a part that leaves jest's fake timers behind, and the next file starts clean", () => {
-		const { testResults } = runJest({
-			'part.test.cts': `
-				describe('test/node/leaves.test.cts', () => {
-					it('passes, but leaves fake timers on', () => { jest.useFakeTimers(); });
-				});
-				describe('test/node/next.test.cts', () => {
-					it('runs on real timers', () => { expect(jest.isMockFunction(setTimeout)).toBe(false); expect('clock' in setTimeout).toBe(false); });
-				});
-			`,
-		});
-		expect(testResults[0].message).toContain(
-			'test/node/leaves.test.cts left behind: fake timers installed',
-		);
-		expect(testResults[0].assertionResults.map((test) => test.status)).toEqual([
-			'passed',
-			'passed',
-		]);
+		const part = resultOf('part.test.cts');
+		expect(part.message).toContain('test/node/leaves.test.cts left behind: fake timers installed');
+		expect(part.assertionResults.map((test) => test.status)).toEqual(['passed', 'passed']);
 	});
 });
