@@ -195,9 +195,17 @@ export async function instantTriggerInQueueMode(
 		`instant trigger in queue mode, requests: ${lists} list requests (the recovery's sweeps), ${reads} reads of the ${CALLS} calls`,
 	);
 	const recovered = ofTheCalls(found).filter((e) => e.recovered).length;
+	const notStarted = executionsNotCreated(webhooks);
+	log(
+		`measured: ${notStarted} deliveries the node had answered, whose execution n8n could not create (its database closed by the restart)`,
+	);
+	// the loss docs/instant-trigger.md states ("What can still lose an event"): the node answered and
+	// claimed, then n8n failed to create the run. Any other miss, or more misses than such failures, fails.
 	check(
-		missing.length === 0 && twice.length === 0 && keys.length === expected.length,
-		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, twice ${twice.length})`,
+		missing.length <= notStarted &&
+			twice.length === 0 &&
+			keys.length + missing.length === expected.length,
+		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once, but for executions n8n failed to create (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, executions not created ${notStarted}, twice ${twice.length})`,
 	);
 
 	// replays: every call-ended delivery again, at once, then past the horizon (the calls' times
@@ -213,4 +221,11 @@ export async function instantTriggerInQueueMode(
 			`${ended.length} call-ended deliveries replayed ${when}: ${after.length - found.length} more emissions`,
 		);
 	}
+}
+
+/** Deliveries to the Instant Trigger's path that n8n could not start a run for, in the webhook processes' logs. */
+function executionsNotCreated(webhooks: N8nProcess[]): number {
+	const failure =
+		/POST \/webhook\/[^ ]*\/call-events: Workflow Webhook Error: Workflow could not be started!/g;
+	return webhooks.reduce((n, webhook) => n + (webhook.log().match(failure)?.length ?? 0), 0);
 }
