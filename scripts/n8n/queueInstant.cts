@@ -221,9 +221,12 @@ export async function instantTriggerInQueueMode(
 	}
 }
 
-/** Deliveries to the Instant Trigger's path that n8n could not start a run for, in the webhook processes' logs. */
+/**
+ * Deliveries to the Instant Trigger's path that n8n could not start a run for, its database closed
+ * by the restart, in the webhook processes' logs (n8n 2.38.7 words it two ways).
+ */
 function executionsNotCreated(webhooks: N8nProcess[]): number {
 	const failure =
-		/POST \/webhook\/[^ ]*\/call-events: Workflow Webhook Error: Workflow could not be started!/g;
+		/POST \/webhook\/[^ ]*\/call-events: (Workflow Webhook Error: Workflow could not be started!|Cannot use a pool after calling end on the pool)/g;
 	return webhooks.reduce((n, webhook) => n + (webhook.log().match(failure)?.length ?? 0), 0);
 }
