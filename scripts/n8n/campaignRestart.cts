@@ -25,6 +25,7 @@ import {
 	SHORT_CALL,
 } from './campaign.cts';
 import { check, keepSecret, log, type N8nInstance, type Owner, sleep, writeJson } from './lib.cts';
+import { FINISHED_STATUSES } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 const WORKFLOW_ID = 'CampaignRestart1';
@@ -79,8 +80,6 @@ export async function prepareCampaignRestart(
 	log(`campaign workflow ${WORKFLOW_ID} imported and published, simulator ${sim.baseUrl}`);
 	return sim;
 }
-
-const FINISHED = ['success', 'error', 'crashed', 'canceled'];
 
 async function statusOf(n8n: N8nInstance): Promise<string[]> {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }));
@@ -168,7 +167,7 @@ export async function runCampaignAcrossRestarts(
 	await waitFor(
 		async () => {
 			const statuses = await statusOf(n8n);
-			return statuses.length > 0 && statuses.every((status) => FINISHED.includes(status));
+			return statuses.length > 0 && statuses.every((status) => FINISHED_STATUSES.has(status));
 		},
 		360_000,
 		'the campaign to finish',

@@ -29,6 +29,7 @@ import {
 	tail,
 	type N8nInstall,
 } from './lib.cts';
+import { FINISHED_STATUSES } from './shared.cts';
 import { executionsOf, type ExecutionDetail } from './trigger.cts';
 
 // ---------------------------------------------------------------------------------------------
@@ -393,8 +394,6 @@ export async function postToWebhook(
 
 export type Execution = ExecutionDetail;
 
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
-
 type Listed = { data: { results: Array<{ id: string; status: string }> } };
 
 function listExecutions(n8n: QueueN8n, workflowId: string): Promise<Listed> {
@@ -414,7 +413,7 @@ export async function executionsDone(
 	for (;;) {
 		const list = await listExecutions(n8n, workflowId);
 		const fresh = list.data.results.filter((e) => !before.has(e.id));
-		const done = fresh.filter((e) => DONE.has(e.status));
+		const done = fresh.filter((e) => FINISHED_STATUSES.has(e.status));
 		if (done.length >= count) {
 			const ids = new Set(done.map((e) => e.id));
 			return (await executionsOf(n8n, workflowId)).filter((e) => ids.has(e.summary.id));

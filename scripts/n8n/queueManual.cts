@@ -13,11 +13,10 @@ import type { Simulator } from '../../simulator/index.cts';
 import { check, CheckFailure, log, sleep } from './lib.cts';
 import type { N8nProcess, QueueN8n } from './queueCluster.cts';
 import { AGENT_ID, FROM_NUMBER, PLACE_NODE } from './queueWorkflows.cts';
-import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
+import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME, FINISHED_STATUSES } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 const TO_NUMBER = '+14155569001';
-const DONE = new Set(['success', 'error', 'crashed', 'canceled']);
 
 interface ManualCluster {
 	n8n: QueueN8n;
@@ -127,7 +126,7 @@ async function finalStatus(n8n: QueueN8n, executionId: string, timeoutMs: number
 			'GET',
 			`/executions/${executionId}`,
 		);
-		if (DONE.has(data.status)) return data.status;
+		if (FINISHED_STATUSES.has(data.status)) return data.status;
 		if (Date.now() > deadline)
 			throw new CheckFailure(`timed out: manual execution ${executionId} is still ${data.status}`);
 		await sleep(2_000);

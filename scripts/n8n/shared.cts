@@ -6,6 +6,9 @@
 export const CREDENTIAL_ID = 'VoiceAgentCrmSim';
 export const CREDENTIAL_NAME = 'Voice Agent CRM (simulator)';
 
+/** The statuses n8n gives an execution that has ended (not `new`, `running` or `waiting`). */
+export const FINISHED_STATUSES = new Set(['success', 'error', 'crashed', 'canceled']);
+
 export const ACTION_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrm';
 export const TRIGGER_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrmTrigger';
 export const INSTANT_TRIGGER_NODE_TYPE = 'n8n-nodes-voice-agent-crm.voiceAgentCrmInstantTrigger';
