@@ -230,6 +230,37 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
+	it('a lone execution is not slowed by the IP budget, which listing answers alone report', async () => {
+		const sim = await startSimulator();
+		try {
+			const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+			const listOneContact = { resource: 'contact', operation: 'getAll', limit: 1 };
+			const fiveReads = { parameters: listVoices, items: Array.from({ length: 5 }, () => ({})) };
+			// two listings with reads between, at once: every IP draw the second listing reports was its own
+			const runs = time.runUntilSettled(
+				[
+					{ parameters: listOneContact },
+					fiveReads,
+					{ parameters: listOneContact },
+					fiveReads,
+				].reduce(
+					async (done: Promise<unknown[]>, options) => [
+						...(await done),
+						(await runNode({ credentials, ...options })).error,
+					],
+					Promise.resolve([]),
+				),
+			);
+			expect(await runs).toEqual([undefined, undefined, undefined, undefined]);
+			const reads = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
+			expect(reads).toHaveLength(10);
+			// sent back to back, none spread over the window as if other processes drew on the IP budget
+			expect(reads.at(-1)! - reads[0]).toBe(0);
+		} finally {
+			await sim.stop();
+		}
+	});
+
 	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, none draws a 429', async () => {
 		const sim = await startSimulator({
 			windowMs: 2000,

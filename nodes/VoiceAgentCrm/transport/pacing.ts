@@ -58,6 +58,11 @@ interface PaceState {
 	 * any answer. A request that fails without an answer is forgotten after `IN_FLIGHT_FORGET_MS`.
 	 */
 	inFlight: Map<BudgetKey, number[]>;
+	/**
+	 * Own requests answered since the last answer that reported the budget: the IP budget is drawn
+	 * by every request but reported on listing answers only, so the next report counts them as own.
+	 */
+	unreported: Map<BudgetKey, number>;
 }
 
 /** Longer than a request may take (the transport's timeout is 30 s). */
@@ -69,7 +74,11 @@ function inFlightOf(state: PaceState, budget: BudgetKey, now: number): number[] 
 	return sent;
 }
 
-const newState = (): PaceState => ({ paces: new Map(), inFlight: new Map() });
+const newState = (): PaceState => ({
+	paces: new Map(),
+	inFlight: new Map(),
+	unreported: new Map(),
+});
 
 const paceByAccount = new Map<string, PaceState>();
 const stateByContext = new WeakMap<object, PaceState>();
@@ -162,6 +171,7 @@ export function paceAfter(
 	remaining: number,
 	resetAt: number,
 	now: number,
+	ownDraws = 1,
 ): BudgetPace {
 	const sameWindow = previous && now < previous.resetAt && remaining <= previous.windowRemaining;
 	if (!sameWindow) {
@@ -173,7 +183,7 @@ export function paceAfter(
 	const window = {
 		windowRemaining: previous.windowRemaining,
 		windowSeenAt: previous.windowSeenAt,
-		own: previous.own + 1,
+		own: previous.own + ownDraws,
 	};
 	const pace = spread(window, lowest, previous.resetAt, now);
 	// turns already handed out to waiting requests stand while spreading
@@ -202,17 +212,32 @@ function spread(
 	return { nextAt: Math.min(resetAt, now + spacing), spacing };
 }
 
-/** Read the rate headers of an answer and pace each budget they report. */
-export function observeRateHeaders(context: object, primary: Budget, headers: IDataObject): void {
+/**
+ * Read the rate headers of an answer to a request that drew on `drawn`: pace each budget they
+ * report, and count the request as answered on every budget it drew on.
+ */
+export function observeRateHeaders(
+	context: object,
+	primary: Budget,
+	headers: IDataObject,
+	drawn: BudgetKey[] = [primary],
+): void {
 	const state = stateOf(context);
 	const now = Date.now();
+	const reported = new Set<BudgetKey>();
 	for (const [suffix, budget] of SUFFIXES) {
 		const remaining = secondsHeader(headers, `x-ratelimit-remaining${suffix}`);
 		if (remaining === undefined) continue;
 		const key = budget ?? primary;
 		const resetAt = now + (secondsHeader(headers, `x-ratelimit-reset${suffix}`) ?? 1) * 1000;
+		const ownDraws = 1 + (state.unreported.get(key) ?? 0);
+		state.unreported.delete(key);
+		reported.add(key);
+		state.paces.set(key, paceAfter(state.paces.get(key), remaining, resetAt, now, ownDraws));
+	}
+	for (const key of new Set([...drawn, ...reported])) {
 		inFlightOf(state, key, now).shift();
-		state.paces.set(key, paceAfter(state.paces.get(key), remaining, resetAt, now));
+		if (!reported.has(key)) state.unreported.set(key, (state.unreported.get(key) ?? 0) + 1);
 	}
 }
 

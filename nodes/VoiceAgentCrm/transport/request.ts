@@ -464,7 +464,7 @@ export async function pageRequest<T = unknown>(
 		}
 
 		const headers = (response.headers ?? {}) as IDataObject;
-		observeRateHeaders(this, headerBudget, headers);
+		observeRateHeaders(this, headerBudget, headers, budgets);
 		const status = response.statusCode;
 		const redirect = redirectStep(
 			endpoint.method,
