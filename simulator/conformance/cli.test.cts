@@ -39,25 +39,7 @@ function startCli(
 	});
 }
 
-describe('npm run simulator', () => {
-	it('prints base_url= and api_key= lines; the key lists the voices, no key gets 401', async () => {
-		const { child, lines } = await startCli();
-		try {
-			expect(lines.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-			const withKey = await fetch(`${lines.base_url}/v1/agents/voices`, {
-				headers: { 'x-api-key': lines.api_key },
-			});
-			expect(withKey.status).toBe(200);
-			expect(((await withKey.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
-			const withoutKey = await fetch(`${lines.base_url}/v1/agents/voices`);
-			expect(withoutKey.status).toBe(401);
-		} finally {
-			child.kill('SIGTERM');
-		}
-	});
-});
-
-describe('npm run simulator: call timings and a clock of its own', () => {
+describe('npm run simulator: credentials, call timings and a clock of its own', () => {
 	it('takes the timings in seconds and refuses what is not a number of seconds', () => {
 		expect(timingsFrom({ queue: '0.5', talk: '3', 'analysis-delay': '1' })).toEqual({
 			queueMs: 500,
@@ -68,7 +50,7 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 		expect(() => timingsFrom({ talk: '-1' })).toThrow('--talk takes a number of seconds');
 	});
 
-	/** One simulator with short call timings and an events budget of 2 a minute, for the tests below. */
+	/** One simulator (one start costs a second of CPU) with short call timings and an events budget of 2 a minute. */
 	let cli: Awaited<ReturnType<typeof startCli>>;
 	beforeAll(async () => {
 		cli = await startCli([
@@ -89,6 +71,18 @@ describe('npm run simulator: call timings and a clock of its own', () => {
 		]);
 	});
 	afterAll(() => cli.child.kill('SIGTERM'));
+
+	it('prints base_url= and api_key= lines; the key lists the voices, no key gets 401', async () => {
+		const { lines } = cli;
+		expect(lines.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+		const withKey = await fetch(`${lines.base_url}/v1/agents/voices`, {
+			headers: { 'x-api-key': lines.api_key },
+		});
+		expect(withKey.status).toBe(200);
+		expect(((await withKey.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
+		const withoutKey = await fetch(`${lines.base_url}/v1/agents/voices`);
+		expect(withoutKey.status).toBe(401);
+	});
 
 	it('a call placed with short timings runs its whole life cycle and sends its webhooks with no further request', async () => {
 		const received: string[] = [];
