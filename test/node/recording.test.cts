@@ -12,8 +12,7 @@ describe('Call → Get: the recording as a file', () => {
 	const otherRequests: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
 
 	beforeAll(async () => {
-		// budgets this file does not test: the node's pacing would otherwise wait in real time
-		sim = await startSimulator({ limits: { org: 1e6, listing: 1e6, ip: 1e6 } });
+		sim = await startSimulator();
 		// another host (another port is another origin): an MP3 behind one redirect
 		other = http.createServer((req, res) => {
 			otherRequests.push({ url: req.url ?? '', headers: req.headers });

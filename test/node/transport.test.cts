@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { installFakeTime, type FakeTime } from '../../harness/fakeTime.cts';
 import {
@@ -255,6 +255,37 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 			const reads = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
 			expect(reads).toHaveLength(10);
 			// sent back to back, none spread over the window as if other processes drew on the IP budget
+			expect(reads.at(-1)! - reads[0]).toBe(0);
+		} finally {
+			await sim.stop();
+		}
+	});
+
+	it("a recording downloaded from the service is the node's own draw on its budgets, not another process's", async () => {
+		const sim = await startSimulator();
+		try {
+			const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+			const call = insertCall(sim, { phase: 'ended', duration: 5 });
+			const getWithRecording = {
+				parameters: {
+					resource: 'call',
+					operation: 'get',
+					callId: call.id,
+					downloadRecording: true,
+					recordingBinaryProperty: 'audio',
+				},
+				items: [{}, {}, {}],
+			};
+			const fiveReads = { parameters: listVoices, items: Array.from({ length: 5 }, () => ({})) };
+			const runs = time.runUntilSettled(
+				(async () => [
+					(await runNode({ credentials, ...getWithRecording })).items.map((i) => !!i.binary),
+					(await runNode({ credentials, ...fiveReads })).error,
+				])(),
+			);
+			expect(await runs).toEqual([[true, true, true], undefined]);
+			const reads = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
+			// sent back to back: the three downloads were counted as the process's own
 			expect(reads.at(-1)! - reads[0]).toBe(0);
 		} finally {
 			await sim.stop();
