@@ -230,41 +230,45 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
-	it('a lone execution is not slowed by the IP budget, which listing answers alone report', async () => {
-		const sim = await startSimulator();
-		try {
-			const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
-			const listOneContact = { resource: 'contact', operation: 'getAll', limit: 1 };
-			const fiveReads = { parameters: listVoices, items: Array.from({ length: 5 }, () => ({})) };
-			// two listings with reads between, at once: every IP draw the second listing reports was its own
-			const runs = time.runUntilSettled(
-				[
-					{ parameters: listOneContact },
-					fiveReads,
-					{ parameters: listOneContact },
-					fiveReads,
-				].reduce(
-					async (done: Promise<unknown[]>, options) => [
-						...(await done),
-						(await runNode({ credentials, ...options })).error,
-					],
-					Promise.resolve([]),
-				),
-			);
-			expect(await runs).toEqual([undefined, undefined, undefined, undefined]);
-			const reads = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
-			expect(reads).toHaveLength(10);
-			// sent back to back, none spread over the window as if other processes drew on the IP budget
-			expect(reads.at(-1)! - reads[0]).toBe(0);
-		} finally {
-			await sim.stop();
-		}
-	});
+	describe('a lone execution counts all its own draws, so it is not slowed as if others drew', () => {
+		let sim: Simulator;
+		beforeEach(async () => {
+			sim = await startSimulator();
+		});
+		afterEach(() => sim.stop());
 
-	it("a recording downloaded from the service is the node's own draw on its budgets, not another process's", async () => {
-		const sim = await startSimulator();
-		try {
-			const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
+		const fiveReads = { parameters: listVoices, items: Array.from({ length: 5 }, () => ({})) };
+		/** The runs one after another in one burst on the fake clock, as the pacing's window sees them. */
+		const inTurn = (runs: Array<Omit<RunNodeOptions, 'credentials'>>) =>
+			time.runUntilSettled(
+				(async () => {
+					const done = [];
+					for (const options of runs)
+						done.push(
+							await runNode({
+								credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+								...options,
+							}),
+						);
+					return done;
+				})(),
+			);
+		/** From the first List Voices request to the last: 0 when none waited for a paced turn. */
+		const readsSpread = () => {
+			const at = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
+			return at.at(-1)! - at[0];
+		};
+
+		it('on the IP budget, which listing answers alone report', async () => {
+			const listOneContact = { parameters: { resource: 'contact', operation: 'getAll', limit: 1 } };
+			// every IP draw the second listing reports was the execution's own
+			const runs = await inTurn([listOneContact, fiveReads, listOneContact, fiveReads]);
+			expect(runs.map((r) => r.error)).toEqual([undefined, undefined, undefined, undefined]);
+			expect(sim.requestsTo('GET', '/v1/agents/voices')).toHaveLength(10);
+			expect(readsSpread()).toBe(0);
+		});
+
+		it('with a recording downloaded from the service, on the organization budget', async () => {
 			const call = insertCall(sim, { phase: 'ended', duration: 5 });
 			const getWithRecording = {
 				parameters: {
@@ -276,20 +280,11 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 				},
 				items: [{}, {}, {}],
 			};
-			const fiveReads = { parameters: listVoices, items: Array.from({ length: 5 }, () => ({})) };
-			const runs = time.runUntilSettled(
-				(async () => [
-					(await runNode({ credentials, ...getWithRecording })).items.map((i) => !!i.binary),
-					(await runNode({ credentials, ...fiveReads })).error,
-				])(),
-			);
-			expect(await runs).toEqual([[true, true, true], undefined]);
-			const reads = sim.requestsTo('GET', '/v1/agents/voices').map((r) => r.at);
-			// sent back to back: the three downloads were counted as the process's own
-			expect(reads.at(-1)! - reads[0]).toBe(0);
-		} finally {
-			await sim.stop();
-		}
+			const [downloads, reads] = await inTurn([getWithRecording, fiveReads]);
+			expect(downloads.items.map((i) => i.binary?.audio !== undefined)).toEqual([true, true, true]);
+			expect(reads.error).toBeUndefined();
+			expect(readsSpread()).toBe(0);
+		});
 	});
 
 	it('eight executions at once drawing 240 requests from a budget of 40 per 2 s: all succeed, none draws a 429', async () => {

@@ -17,8 +17,8 @@ import {
 	noAnswerOf,
 	normalizeBaseUrl,
 	RETRY_LIMITS,
+	serviceUrlRequest,
 } from '../transport/request';
-import { budgetsOf, observeRateHeaders, waitForBudgets } from '../transport/pacing';
 import { discard, dropIfLate, startDeadline, type ByteStream, type Deadline } from './download';
 
 /**
@@ -81,12 +81,6 @@ export function recordingFields(): INodeProperties[] {
 }
 
 const MAX_REDIRECTS = 5;
-
-/**
- * A download from the service's origin is an authenticated request: it draws on the organization
- * and IP budgets, so it takes its turn and reports its answer to the pacing as the node's own.
- */
-const SERVICE_BUDGETS = budgetsOf('org', false);
 
 /**
  * The time one download may take in all, redirects and body included: a server that sends a byte
@@ -185,17 +179,15 @@ async function openRecording(
 			abortSignal: deadline.signal,
 		};
 		const onService = serviceOrigin !== undefined && originOf(current) === serviceOrigin;
-		if (onService) await deadline.race(waitForBudgets(context, SERVICE_BUDGETS, deadline.signal));
 		const sent = (
 			onService
-				? context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, request)
+				? serviceUrlRequest.call(context, request, deadline.signal)
 				: context.helpers.httpRequest(request)
 		) as Promise<IN8nHttpFullResponse>;
 		dropIfLate(sent, deadline);
 		const response = await deadline.race(sent);
 		const body = response.body as ByteStream;
 		const headers = (response.headers ?? {}) as IDataObject;
-		if (onService) observeRateHeaders(context, 'org', headers, SERVICE_BUDGETS);
 		const location = headerText(headers, 'location');
 		if (response.statusCode >= 200 && response.statusCode < 300)
 			return { body, headers, url: current };

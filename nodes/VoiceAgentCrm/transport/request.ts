@@ -349,6 +349,29 @@ export function isWebPage(response: IN8nHttpFullResponse, parsed: unknown): bool
 }
 
 /**
+ * A request with the credential to the service's origin at a URL the service gave (a recording's
+ * `call_record`), outside the endpoint table. It draws on the organization and IP budgets as every
+ * authenticated request does, so it takes its turn and reports its answer to the pacing; the
+ * caller reads the answer (status, body) itself. Rejects, sending nothing, when `stop` aborts
+ * while it waits for its turn.
+ */
+export async function serviceUrlRequest(
+	this: ApiContext,
+	request: IHttpRequestOptions,
+	stop?: AbortSignal,
+): Promise<IN8nHttpFullResponse> {
+	const budgets = budgetsOf('org', false);
+	await waitForBudgets(this, budgets, stop);
+	const response = (await this.helpers.httpRequestWithAuthentication.call(
+		this,
+		CREDENTIAL_NAME,
+		request,
+	)) as IN8nHttpFullResponse;
+	observeRateHeaders(this, 'org', (response.headers ?? {}) as IDataObject, budgets);
+	return response;
+}
+
+/**
  * One request to the API, following the project's request policy: authentication through the
  * credential, pacing on the rate headers, 429 waited out, repeats only where the endpoint's
  * policy allows, errors worded from the endpoint's failure contract without the key, and the
