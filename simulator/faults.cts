@@ -20,6 +20,8 @@ export interface Fault {
 	retryAfter?: number;
 	/** Wait this long (real time) before answering. Alone, the normal answer follows. */
 	delayMs?: number;
+	/** Answer once this settles (a test acts while the request waits). Alone, the normal answer follows. */
+	until?: Promise<unknown>;
 	/** Destroy the socket without any answer. */
 	drop?: boolean;
 	/** Send the status line, the headers and half the body, then destroy the socket: a body cut mid-way. */

@@ -245,6 +245,7 @@ export class Simulator {
 				return this.answerFault(fault, res, record);
 			}
 			if (fault.delayMs) await delay(fault.delayMs);
+			await fault.until;
 		}
 
 		let answer: SimResponse;

@@ -10,7 +10,10 @@ import type { IWebhookFunctions } from 'n8n-workflow';
  * are seen by every process, but two deliveries handled at the same moment each save their own
  * copy and the last save wins: a claim can be overwritten. So each process remembers every claim
  * it made or saw in the static data (`known`), and writes back any the static data lost at its
- * next delivery: a claim is lost only if no process that knew it handles another delivery.
+ * next delivery: a claim is lost only if no process that knew it handles another delivery. A
+ * delivery that changes the static data (a claim, a sweep) writes back, once its requests are
+ * done, every claim its process learned meanwhile (from its other deliveries' loads): its save,
+ * later than theirs, carries them all.
  * Within one process, the check and the set have no `await` between them: of two deliveries at
  * once, exactly one claims.
  */
@@ -29,6 +32,8 @@ export interface Claims {
 	has(callId: string, event: CallEvent): boolean;
 	/** Claim an emission by its key (emissionKey); false when it is claimed already. */
 	claim(key: string, now: number): boolean;
+	/** For a delivery that changed the static data: its save carries every claim this process knows now. */
+	writeBack(): void;
 }
 
 /** The claims of this node: those of the static data and those this process knows, merged. */
@@ -45,10 +50,10 @@ export function claimsOf(context: IWebhookFunctions): Claims {
 		claim(key, now) {
 			if (mine.has(key)) return false;
 			mine.set(key, now);
-			saved[key] = now;
-			bound(mine, saved);
+			merge(mine, saved);
 			return true;
 		},
+		writeBack: () => merge(mine, saved),
 	};
 }
 

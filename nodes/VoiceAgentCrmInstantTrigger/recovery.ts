@@ -109,5 +109,7 @@ export async function recoveredItems(
 	}
 	// a suspect found claimed since, or gone from the list, is no longer one
 	for (const key of Object.keys(suspects)) if (!seen.has(key)) delete suspects[key];
+	// the sweep took its time: its save must not drop the claims made meanwhile
+	judge.claims.writeBack();
 	return items;
 }

@@ -177,6 +177,53 @@ describe('Voice Agent CRM Instant Trigger: processes, restarts, lost deliveries'
 		}
 	});
 
+	it.each([
+		['its read of the call', 'call_ended', (id: string) => `/v1/calls/${id}`, true],
+		["its sweep's list of calls", 'call_started', () => '/v1/calls', false],
+	])(
+		"queue mode: a delivery slowed by %s saves the claims its process saw meanwhile, so its save does not undo another process's claim",
+		async (_slowedBy, event, heldPath, emits) => {
+			const time = shiftNodeTime();
+			try {
+				const workflow = finishedCallsTrigger(sim, [agent().id]);
+				await workflow.n8nProcess().activate();
+				const [one, two] = [finishedCall(Date.now()), finishedCall(Date.now())];
+				const [emitting, slow] = [workflow.n8nProcess(), workflow.n8nProcess()];
+				let answer = () => {};
+				const until = new Promise<void>((resolve) => (answer = resolve));
+				sim.faults.inject({ method: 'GET', path: heldPath(two.id), fault: { until } });
+				const held = new Promise<void>((resolve) => {
+					const off = sim.onRequest((r) => r.path === heldPath(two.id) && (off(), resolve()));
+				});
+				// loaded the static data before the other process's claim; its request waits
+				const slowDelivery = slow.deliver({ event, call_id: two.id });
+				await held;
+				expect(keysOf([await emitting.deliver({ event: 'call_ended', call_id: one.id })])).toEqual([
+					`callFinished:${one.id}`,
+				]);
+				// the slow process's next delivery loads the claim; it emits nothing and saves nothing
+				expect(keysOf([await slow.deliver({ event: 'call_started', call_id: one.id })])).toEqual(
+					[],
+				);
+				answer();
+				expect(keysOf([await slowDelivery])).toEqual(emits ? [`callFinished:${two.id}`] : []);
+				const claimed = Object.keys(workflow.staticData().emitted as IDataObject);
+				const expected = [one, ...(emits ? [two] : [])].map((c) => `callFinished:${c.id}`);
+				expect(claimed.sort()).toEqual(expected.sort());
+				// both processes gone, a new one sweeps twice past the horizon: only a call never emitted
+				const late = workflow.n8nProcess();
+				const sweeps: Delivery[] = [];
+				for (const shift of [4 * MINUTE, MINUTE + 1_000]) {
+					time.by(shift);
+					sweeps.push(await late.deliver({ event: 'transcript_ready', call_id: two.id }));
+				}
+				expect(keysOf(sweeps)).toEqual(emits ? [] : [`callFinished:${two.id}`]);
+			} finally {
+				time.restore();
+			}
+		},
+	);
+
 	it('queue mode, the stated duplicate: the claim overwritten and every process that knew it stopped; the recovery emits the event again, recovered, same key; with Recover Lost Deliveries off, nothing and no list', async () => {
 		const time = shiftNodeTime();
 		try {
