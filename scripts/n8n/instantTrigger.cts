@@ -114,7 +114,7 @@ const placeCall = (sim: Simulator, agentId: string, n: number) =>
 async function emissions(n8n: N8nInstance): Promise<Emission[]> {
 	return (await executionsOf(n8n, workflowId)).map((e) => ({
 		callIds: (e.items[TRIGGER_NAME] ?? []).map((item) => String(item.json.id)),
-		startedAt: Date.parse(String((e.summary as unknown as { startedAt: string }).startedAt)),
+		startedAt: Date.parse(e.summary.startedAt ?? ''),
 	}));
 }
 

@@ -267,6 +267,8 @@ export class N8nProcess {
 	private child?: ChildProcess;
 	private exited?: Promise<void>;
 	readonly logFile: string;
+	/** Each graceful stop: when SIGTERM was sent and when the process exited (ms since the epoch). */
+	readonly shutdowns: { signalledAt: number; exitedAt: number }[] = [];
 
 	private constructor(
 		private readonly cluster: QueueN8n,
@@ -345,6 +347,7 @@ export class N8nProcess {
 	/** SIGTERM: n8n's graceful shutdown, as a service manager stops it. */
 	async stop(): Promise<void> {
 		if (!this.child || this.child.exitCode !== null) return;
+		const signalledAt = Date.now();
 		this.child.kill('SIGTERM');
 		const stopped = await Promise.race([
 			this.exited!.then(() => true),
@@ -354,6 +357,7 @@ export class N8nProcess {
 			this.child.kill('SIGKILL');
 			await this.exited;
 		}
+		this.shutdowns.push({ signalledAt, exitedAt: Date.now() });
 	}
 
 	/** SIGKILL: a crash or an out-of-memory kill, no shutdown at all. */

@@ -106,6 +106,8 @@ export function writeInstantWorkflow(workDir: string, agentId: string): string {
 interface Emission {
 	key: string;
 	recovered: boolean;
+	executionId: string;
+	createdAt: number;
 }
 
 /** A call of the agent placed on the simulator, as a workflow would place it. */
@@ -122,6 +124,8 @@ async function emissions(n8n: QueueN8n): Promise<Emission[]> {
 		(e.items[TRIGGER_NAME] ?? []).map((item) => ({
 			key: String(item.json.emission_key),
 			recovered: item.json.recovered === true,
+			executionId: e.summary.id,
+			createdAt: Date.parse(e.summary.createdAt ?? ''),
 		})),
 	);
 }
@@ -178,14 +182,14 @@ export async function instantTriggerInQueueMode(
 	const allKeys = found.map((e) => e.key);
 	const twice = allKeys.filter((k, i) => allKeys.indexOf(k) !== i);
 	if (missing.length) log(`never emitted: ${missing.join(', ')}`);
-	// the stated duplicate (docs/instant-trigger.md) is a recovered second emission of the same key
-	for (const key of twice)
-		log(
-			`emitted twice: ${key} (${found
-				.filter((e) => e.key === key)
-				.map((e) => (e.recovered ? 'recovered' : 'delivered'))
-				.join(', ')})`,
+	const stated = twice.filter((key) => {
+		const why = statedDuplicate(
+			found.filter((e) => e.key === key),
+			webhooks,
 		);
+		log(`emitted twice: ${key} (${why ?? 'not the stated duplicate'})`);
+		return why !== undefined;
+	});
 	// the recovery lists the chosen agent's calls with 250 a page (the polling workflows list otherwise)
 	const lists = sim
 		.requestsTo('GET', '/v1/calls')
@@ -201,10 +205,10 @@ export async function instantTriggerInQueueMode(
 	);
 	// the loss docs/instant-trigger.md states ("What can still lose an event"): the node answered and
 	// claimed, then the shutting-down process failed to create the run. More misses than such
-	// failures, or any event twice, fail.
+	// failures, or any event twice other than the stated duplicate, fail.
 	check(
-		missing.length <= failedDuringShutdown && twice.length === 0,
-		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once, but for deliveries failed in a shutdown (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, failed in a shutdown ${failedDuringShutdown}, twice ${twice.length})`,
+		missing.length <= failedDuringShutdown && twice.length === stated.length,
+		`${CALLS} calls through two webhook processes restarted midway: each Call Started and Call Finished emitted once, but for deliveries failed in a shutdown and the stated duplicate (${keys.length} of ${expected.length}, ${recovered} recovered after a lost delivery, ${later.length} later calls, missing ${missing.length}, failed in a shutdown ${failedDuringShutdown}, twice ${twice.length}, of which the stated duplicate ${stated.length})`,
 	);
 
 	// replays: every call-ended delivery again, at once, then past the horizon (the calls' times
@@ -220,6 +224,36 @@ export async function instantTriggerInQueueMode(
 			`${ended.length} call-ended deliveries replayed ${when}: ${after.length - found.length} more emissions`,
 		);
 	}
+}
+
+/** How soon before its process's SIGTERM an emission can have its claim lost with the process. */
+const CLAIM_LOST_WITH_PROCESS_MS = 20_000;
+
+/**
+ * Why an event emitted twice is the duplicate docs/instant-trigger.md states, or undefined: its
+ * first emission's claim was lost with the webhook process that made it (the process was stopped
+ * within CLAIM_LOST_WITH_PROCESS_MS after the emission, or was shutting down), and the recovery
+ * emitted it once more, marked recovered. Two emissions by deliveries, or a first emission by a
+ * process that lived on, is not it.
+ */
+function statedDuplicate(emissions: Emission[], webhooks: N8nProcess[]): string | undefined {
+	const [first, second, ...more] = [...emissions].sort((a, b) => a.createdAt - b.createdAt);
+	if (more.length || !second.recovered) return undefined;
+	const emitter = webhooks.find((w) =>
+		w.log().includes(`Enqueued execution ${first.executionId} (`),
+	);
+	const shutdown = emitter?.shutdowns.find(
+		(s) =>
+			first.createdAt >= s.signalledAt - CLAIM_LOST_WITH_PROCESS_MS &&
+			first.createdAt <= s.exitedAt,
+	);
+	if (!emitter || !shutdown) return undefined;
+	const seconds = (shutdown.signalledAt - first.createdAt) / 1000;
+	const when =
+		seconds >= 0
+			? `${seconds.toFixed(1)} s before its SIGTERM`
+			: `in its shutdown, ${(-seconds).toFixed(1)} s after its SIGTERM`;
+	return `${first.recovered ? 'recovered' : 'delivered'} by ${emitter.name} ${when}, then recovered`;
 }
 
 /**

@@ -82,6 +82,9 @@ export interface ExecutionSummary {
 	status: string;
 	mode: string;
 	workflowId: string;
+	/** ISO times in n8n's list: when n8n created the execution (at the delivery) and started it. */
+	createdAt?: string;
+	startedAt?: string;
 }
 
 interface RunItem {
