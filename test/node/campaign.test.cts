@@ -299,5 +299,51 @@ describe('Run Campaign', () => {
 				await execution.stop();
 			}
 		});
+
+		it('Free the Worker While Waiting: two calls that end together take their steps one after the other, so no placement is made twice and canceled', async () => {
+			planCalls(sim).byShare({ shares: {}, talkMs: [MINUTE, MINUTE], seed: 7 });
+			const people = Array.from({ length: 4 }, (_, n) => londoner(n));
+			const execution = new WaitingExecution({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: campaign({ maxLiveCalls: 2, campaignOptions: { resumeByWebhook: true } }),
+				items: people,
+			});
+			const settled = (done: () => boolean) =>
+				drive(
+					new Promise<void>((resolve) => {
+						const check = () => (done() ? resolve() : setImmediate(check));
+						check();
+					}),
+				);
+			try {
+				await drive(execution.start());
+				const first = rang();
+				expect(first).toHaveLength(2);
+				// the two call ends, taken from the service's hands and posted together, as a service does
+				for (const call of first) call.webhook_url = null;
+				// the next calls end apart: the simulator posts those itself, one after the other
+				planCalls(sim).byShare({ shares: {}, talkMs: [MINUTE, 3 * MINUTE], seed: 7 });
+				await settled(() => first.every((call) => call.finished));
+				const post = (callId: string) =>
+					fetch(execution.resumeUrl, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify({ event: 'call_ended', call_id: callId }),
+					});
+				const answers = await drive(Promise.all(first.map((call) => post(call.id))));
+				expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+				await settled(() => execution.resumedRun !== undefined);
+				const items = WaitingExecution.nodeItems(execution.resumedRun);
+				expect(items.map((item) => item.campaign_status)).toEqual(Array(4).fill('called'));
+				expect(
+					calls()
+						.filter((call) => call.phase === 'canceled')
+						.map((call) => call.to),
+				).toEqual([]);
+				expect(people.map(({ to }) => callsTo(to).length)).toEqual([1, 1, 1, 1]);
+			} finally {
+				await execution.stop();
+			}
+		});
 	});
 });

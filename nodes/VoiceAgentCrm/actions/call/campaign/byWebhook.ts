@@ -27,6 +27,23 @@ const RUN_KEY = 'campaign_run';
 /** The events after which a step may have something to do: a call is over. */
 const STEP_EVENTS = new Set(['call_ended', 'call_stopped']);
 
+/**
+ * The step of each campaign under way in this process. Two calls that end together send their
+ * events together; steps taken at once would both see the same free lanes and place the same
+ * people, and the later placements would only be canceled before they ring. One at a time, the
+ * second step sees the first one's calls. (Across webhook processes the claims still settle it.)
+ */
+const stepUnderWay = new Map<string, Promise<unknown>>();
+
+function stepInTurn(campaign: string, takeStep: () => Promise<Step>): Promise<Step> {
+	const before = stepUnderWay.get(campaign) ?? Promise.resolve();
+	const step = before.then(takeStep);
+	const done = step.catch(() => undefined);
+	stepUnderWay.set(campaign, done);
+	void done.then(() => stepUnderWay.get(campaign) === done && stepUnderWay.delete(campaign));
+	return step;
+}
+
 export async function waitForCampaign(
 	context: IExecuteFunctions,
 	run: CampaignRun,
@@ -58,7 +75,7 @@ export async function campaignWebhook(this: IWebhookFunctions): Promise<IWebhook
 		return { webhookResponse: { received: true, resumed: false } };
 	let step: Step;
 	try {
-		step = await campaignStep(this, run);
+		step = await stepInTurn(run.campaign, () => campaignStep(this, run));
 	} catch {
 		// a failed look leaves the campaign waiting: the next call event takes the step again
 		return { webhookResponse: { received: true, resumed: false } };
