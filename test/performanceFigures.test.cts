@@ -43,6 +43,10 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 	],
 	[
 		'docs/campaigns.md',
+		'The freeing run canceled {campaign_real_free_worker_canceled_calls} of its {campaign_real_free_worker_calls}\ncalls before they rang',
+	],
+	[
+		'docs/campaigns.md',
 		"placed {campaign_calls_placed} calls, the {campaign_calls_expected} the people's results call for; {campaign_calls_outside_window} started outside a window, {campaign_calls_twice} twice for\none try, at most {campaign_peak_live} live at once; {campaign_requests_per_person} requests per person (one placement per call, and {campaign_listing_requests} listing\nrequests in all), over {campaign_simulated_hours} hours",
 	],
 	[
