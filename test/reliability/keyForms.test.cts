@@ -9,8 +9,8 @@ import { linesOfThisTest } from '../setup/secretScan.cts';
 /**
  * Forms of the API key a service (or a proxy in front of it) may quote back: a part of 8
  * characters or more, another case, base64 at any alignment, base64url, URL-encoded, hex, HTML
- * entities (decimal, hex, named), broken up by markup or by invisible characters; and the
- * `user:password@` of the Base URL. None of them may reach an output item, an
+ * entities (decimal, hex, named), `\uXXXX` escapes, broken up by markup or by invisible
+ * characters; and the `user:password@` of the Base URL. None of them may reach an output item, an
  * error (any of its properties, enumerable or not) or a log line.
  */
 const API_KEY = 'vak_Kx7+Qm2/Zp9=Lw4&Rt6_Yh3Nv8Ju5';
@@ -19,6 +19,11 @@ const PASSWORD = 'pa55-Word-of-the-proxy';
 /** `text` with each character written as an HTML entity of its code. */
 const entities = (text: string, entity: (code: number) => string) =>
 	[...text].map((c) => entity(c.codePointAt(0)!)).join('');
+/** `text` with the characters `escaped` picks written as `\uXXXX`. */
+const escapes = (text: string, escaped: (c: string) => boolean) =>
+	[...text]
+		.map((c) => (escaped(c) ? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}` : c))
+		.join('');
 const NAMED: Record<string, string> = {
 	'+': 'plus',
 	'/': 'sol',
@@ -105,6 +110,16 @@ const FORMS: Array<{ form: string; quoted: string; hidden: string[] }> = [
 		form: 'the key with zero-width joiners and soft hyphens in it',
 		quoted: `${API_KEY.slice(0, 6)}\u200d${API_KEY.slice(6, 15)}\u00ad${API_KEY.slice(15)}`,
 		hidden: [API_KEY.slice(0, 6), API_KEY.slice(6, 15), API_KEY.slice(15)],
+	},
+	{
+		form: 'the key as \\uXXXX escapes, a JSON string quoted as written',
+		quoted: escapes(API_KEY, () => true),
+		hidden: [escapes(API_KEY.slice(3, 13), () => true)],
+	},
+	{
+		form: "the key with its punctuation as \\uXXXX escapes (Go's JSON writes & as \\u0026)",
+		quoted: escapes(API_KEY, (c) => /[+&=/]/.test(c)),
+		hidden: [API_KEY.slice(0, 6), escapes(API_KEY.slice(17, 25), (c) => /[+&=/]/.test(c))],
 	},
 	{ form: "the Base URL's user info", quoted: `proxy-user:${PASSWORD}@`, hidden: [PASSWORD] },
 	{ form: "the Base URL's password alone", quoted: `password ${PASSWORD}`, hidden: [PASSWORD] },

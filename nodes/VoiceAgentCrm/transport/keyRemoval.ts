@@ -196,12 +196,15 @@ function hashOf(window: string): number {
 	return hash;
 }
 
-/** Characters that may hide a form of the key from a plain scan: markup, entities, invisible characters. */
-const MAY_HIDE = /[<&\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/;
+/**
+ * What may hide a form of the key from a plain scan: markup, entities, invisible characters, and
+ * `\uXXXX` escapes (a JSON or JavaScript string quoted as written, e.g. Go's `\u0026` for `&`).
+ */
+const MAY_HIDE = /[<&\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]|\\u[0-9a-fA-F]{4}/;
 
-/** A tag, an HTML entity (named ones end with `;`), or an invisible character. */
+/** A tag, an HTML entity (named ones end with `;`), a `\uXXXX` escape, or an invisible character. */
 const HIDING =
-	/<[^<>]*>|&#[xX]([0-9a-fA-F]{1,6});?|&#([0-9]{1,7});?|&([a-zA-Z][a-zA-Z0-9]{1,31});|[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
+	/<[^<>]*>|&#[xX]([0-9a-fA-F]{1,6});?|&#([0-9]{1,7});?|&([a-zA-Z][a-zA-Z0-9]{1,31});|\\u([0-9a-fA-F]{4})|[\u00ad\u180e\u200b-\u200f\u2060-\u2064\ufeff]/g;
 
 /** The named entities of the characters a key is made of (HTML's own names, as an encoder writes them). */
 const NAMED_ENTITIES: Record<string, string> = {
@@ -248,11 +251,11 @@ const NAMED_ENTITIES: Record<string, string> = {
 	minus: '-',
 };
 
-/** What a tag, an entity or an invisible character reads as; `undefined` for an unknown entity, kept as written. */
+/** What a tag, an entity, an escape or an invisible character reads as; `undefined` for an unknown entity, kept as written. */
 function readAs(match: RegExpMatchArray): string | undefined {
-	const [whole, hex, decimal, name] = match;
-	if (hex !== undefined || decimal !== undefined) {
-		const code = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
+	const [whole, hex, decimal, name, escaped] = match;
+	if (hex !== undefined || decimal !== undefined || escaped !== undefined) {
+		const code = decimal !== undefined ? Number(decimal) : parseInt(hex ?? escaped, 16);
 		return code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 	}
 	if (name !== undefined) return NAMED_ENTITIES[name.toLowerCase()];
