@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
-import { startSimulator, type Simulator } from '../../simulator/index.cts';
+import { insertCall, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
 import { ENDPOINTS, type Endpoint } from '../../nodes/VoiceAgentCrm/transport/endpoints';
 
@@ -48,6 +48,26 @@ describe('Every Get Many through the one pager', () => {
 			);
 		},
 	);
+
+	it('lists a record once when one is created between its pages (Call → Get Many, newest first)', async () => {
+		sim.org.calls.clear();
+		for (let n = 0; n < 1_500; n++) insertCall(sim);
+		// the second page's request: a call placed meanwhile moves every record one place down
+		let pages = 0;
+		const stopListening = sim.onRequest((request) => {
+			if (request.path === '/v1/calls' && ++pages === 2)
+				insertCall(sim, { created_at: sim.clock.iso(sim.clock.now()) });
+		});
+		const { items, error } = await runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { resource: 'call', operation: 'getAll', returnAll: true },
+		}).finally(stopListening);
+		expect(error).toBeUndefined();
+		expect(pages).toBe(2);
+		const ids = items.map((item) => item.json.call_id);
+		expect(new Set(ids).size).toBe(ids.length);
+		expect(ids).toHaveLength(1_500);
+	});
 
 	it('covers lists that page and lists that answer whole', () => {
 		const pages = lists.map(({ op }) => (ENDPOINTS[op.endpoint] as Endpoint).pages === true);

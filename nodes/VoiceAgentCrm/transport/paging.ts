@@ -58,7 +58,8 @@ export interface ListRequest extends Omit<RequestOptions, 'body'> {
 
 /**
  * A whole list, or its first `limit` records: a thousand at a time, stopping as soon as enough
- * are read or the list ends.
+ * are read or the list ends. A record created while the list is read moves the later ones a place
+ * down, so the next page starts with one already read: each record is listed once, by its ID.
  */
 export async function apiList(
 	this: ApiContext,
@@ -67,6 +68,7 @@ export async function apiList(
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit ?? 50);
 	const records: IDataObject[] = [];
+	const listed = new Set<unknown>();
 	let next: number | undefined = 0;
 	while (next !== undefined && records.length < wanted) {
 		const page: Page = await readPage.call(this, name, {
@@ -74,7 +76,11 @@ export async function apiList(
 			offset: next,
 			size: Math.min(MAX_PAGE_SIZE, wanted - records.length),
 		});
-		records.push(...page.records.slice(0, wanted - records.length));
+		for (const record of page.records) {
+			if (records.length === wanted || (record.id !== undefined && listed.has(record.id))) continue;
+			listed.add(record.id);
+			records.push(record);
+		}
 		next = page.next;
 	}
 	return records;
