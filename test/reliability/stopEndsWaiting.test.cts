@@ -122,6 +122,35 @@ describe('a Stop ends waiting and downloads at once', () => {
 		);
 	});
 
+	it('a call placed, then awaited at the Stop: said to be placed and going on, not "not sent"', async () => {
+		// the default budgets: the agent's read and the placement go at once
+		await sim.stop();
+		sim = await startSimulator();
+		const agent = [...sim.org.agents.values()][0];
+		const run = startStoppableRun({
+			credentials: credentials(),
+			parameters: {
+				resource: 'call',
+				operation: 'placePhoneCall',
+				agentId: byId(agent.id),
+				fromNumber: byId('+14155550100'),
+				toNumber: '+14155550703',
+				fullName: 'Stop Person',
+				waitFor: 'ended',
+			},
+		});
+		const { message, description, afterStopMs } = await stopAfterTenSeconds(run);
+		expect(afterStopMs).toBeLessThan(2_000);
+		const [call] = [...sim.org.calls.values()].filter((c) => c.to === '+14155550703');
+		expect(message).toBe(
+			`Call ${call.id} was placed and goes on: the execution was stopped while waiting for its outcome`,
+		);
+		expect(description).toMatch(/do not place it again/);
+		expect(run.customDataAtStop()?.[STOPPED_NOTE_KEY]).toBe(
+			`The execution was stopped while waiting for the outcome of calls it placed (item 0 → call ${call.id}). They were placed and go on: follow them with Call → Get Status, or hang up with Call → Stop; do not place them again.`,
+		);
+	});
+
 	const fileRun = (rows: number) =>
 		startStoppableRun({
 			credentials: credentials(),

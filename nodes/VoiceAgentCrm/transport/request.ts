@@ -182,6 +182,20 @@ export function cancelSignalOf(context: object): AbortSignal | undefined {
 	return functions.getExecutionCancelSignal?.();
 }
 
+/**
+ * Wait `ms`, or until the execution is stopped: false then. (n8n's `sleep` rejects when its signal
+ * aborts; a Stop is no failure of the wait.)
+ */
+export async function pauseUnlessStopped(
+	ms: number,
+	stop: AbortSignal | undefined,
+): Promise<boolean> {
+	return await sleep(ms, stop).then(
+		() => stop?.aborted !== true,
+		() => false,
+	);
+}
+
 /** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
 function wasStopped(context: ApiContext): boolean {
 	return cancelSignalOf(context)?.aborted === true;
@@ -449,11 +463,7 @@ export async function pageRequest<T = unknown>(
 
 	const stop = cancelSignalOf(this);
 	/** Wait `ms`, or until the execution is stopped: then false, and nothing more is sent. */
-	const pause = async (ms: number): Promise<boolean> =>
-		await sleep(ms, stop).then(
-			() => !wasStopped(this),
-			() => false,
-		);
+	const pause = async (ms: number): Promise<boolean> => await pauseUnlessStopped(ms, stop);
 	const repeatAfter = async (failure: Failure): Promise<boolean> => {
 		if (
 			wasStopped(this) ||

@@ -1,9 +1,14 @@
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { WaitSettings } from './waitFields';
 import { recordIsFinal, statusWords } from '../../../shared/callVocabulary';
-import { apiRequest } from '../../../transport/request';
+import {
+	apiRequest,
+	cancelSignalOf,
+	noteStop,
+	pauseUnlessStopped,
+} from '../../../transport/request';
 
 /**
  * Waiting for placed calls by polling the status endpoint ("poll every few seconds", API reference):
@@ -143,6 +148,42 @@ export async function awaitCalls(
 	context: IExecuteFunctions,
 	calls: AwaitedCall[],
 ): Promise<Map<number, CallOutcome>> {
+	const stop = cancelSignalOf(context);
+	const noteCalls = () => noteStop(context, stoppedWhileWaiting(calls));
+	stop?.addEventListener('abort', noteCalls, { once: true });
+	try {
+		return await followCalls(context, calls, stop);
+	} finally {
+		stop?.removeEventListener('abort', noteCalls);
+	}
+}
+
+/** What a Stop during the wait leaves: the calls were placed and go on. */
+function stoppedWhileWaiting(calls: AwaitedCall[]): string {
+	const placed = calls.map((call) => `item ${call.itemIndex} → call ${call.callId}`).join(', ');
+	return `The execution was stopped while waiting for the outcome of calls it placed (${placed}). They were placed and go on: follow them with Call → Get Status, or hang up with Call → Stop; do not place them again.`;
+}
+
+function stoppedOutcome(context: IExecuteFunctions, call: AwaitedCall): CallOutcome {
+	return {
+		error: new NodeOperationError(
+			context.getNode(),
+			`Call ${call.callId} was placed and goes on: the execution was stopped while waiting for its outcome`,
+			{
+				itemIndex: call.itemIndex,
+				description:
+					'Follow it with Call → Get Status, or hang it up with Call → Stop and this call ID; do not place it again.',
+			},
+		),
+		details: { call_id: call.callId },
+	};
+}
+
+async function followCalls(
+	context: IExecuteFunctions,
+	calls: AwaitedCall[],
+	stop: AbortSignal | undefined,
+): Promise<Map<number, CallOutcome>> {
 	const outcomes = new Map<number, CallOutcome>();
 	let follows: Follow[] = calls.map((call) => ({
 		call,
@@ -152,13 +193,18 @@ export async function awaitCalls(
 	let slowUntil = 0;
 	let nextSlotAt = 0;
 	while (follows.length) {
+		if (stop?.aborted) {
+			for (const { call } of follows) outcomes.set(call.itemIndex, stoppedOutcome(context, call));
+			break;
+		}
 		for (const follow of follows) {
+			if (stop?.aborted) break;
 			if (Date.now() >= follow.call.deadline) {
 				outcomes.set(follow.call.itemIndex, await timedOut(context, follow));
 				continue;
 			}
 			if (Date.now() < follow.nextReadAt) continue;
-			if (Date.now() < nextSlotAt) await sleep(nextSlotAt - Date.now());
+			if (Date.now() < nextSlotAt) await pauseUnlessStopped(nextSlotAt - Date.now(), stop);
 			const startedAt = Date.now();
 			const slowed = startedAt < slowUntil;
 			nextSlotAt = startedAt + (slowed ? 2 : 1) * READ_SPACING_MS;
@@ -168,7 +214,8 @@ export async function awaitCalls(
 				if (step.rateLimited) slowUntil = Date.now() + SLOW_DOWN_FOR_MS;
 				if (step.record) outcomes.set(follow.call.itemIndex, { record: step.record });
 			} catch (error) {
-				outcomes.set(follow.call.itemIndex, lostTrack(context, follow.call, error));
+				if (!stop?.aborted)
+					outcomes.set(follow.call.itemIndex, lostTrack(context, follow.call, error));
 			}
 			// a call found finished has its record read in the next free slot
 			const finishedNow = stage === 'status' && follow.stage === 'record';
@@ -182,7 +229,7 @@ export async function awaitCalls(
 			nextSlotAt,
 			Math.min(...follows.map((follow) => Math.min(follow.nextReadAt, follow.call.deadline))),
 		);
-		await sleep(Math.max(0, wakeAt - Date.now()));
+		await pauseUnlessStopped(Math.max(0, wakeAt - Date.now()), stop);
 	}
 	return outcomes;
 }
