@@ -3,6 +3,7 @@ import type { INodeParameters, INodeProperties, INodePropertyOptions } from 'n8n
 import { runNode } from '../../harness/engine.cts';
 import { startSimulator, type Simulator } from '../../simulator/index.cts';
 import { RESOURCES } from '../../nodes/VoiceAgentCrm/actions/resources';
+import type { Operation, Resource } from '../../nodes/VoiceAgentCrm/shared/operation';
 import { VoiceAgentCrm } from '../../nodes/VoiceAgentCrm/VoiceAgentCrm.node';
 import {
 	descriptionsTooLong,
@@ -41,25 +42,21 @@ describe('The operation list', () => {
 	});
 
 	it('defaults each resource to its operation that creates and can run first, or else to reading', () => {
-		const defaults = Object.fromEntries(
-			RESOURCES.map((resource) => [resource.option.value, resource.defaultOperation]),
-		);
-		expect(defaults).toEqual({
-			call: 'placePhoneCall',
-			agent: 'create',
-			phoneNumber: 'getAll',
-			comment: 'create',
-			contact: 'create',
-			tag: 'create',
-			task: 'create',
-			event: 'send',
-			channel: 'getAll',
-			thread: 'getAll',
-			message: 'get',
-			whatsapp: 'sendTemplate',
+		// creates: a write or send that needs no ID of the resource's own records (no update, delete, stop)
+		const creates = (resource: Resource, op: Operation) =>
+			(op.kind === 'write' || op.kind === 'send') &&
+			!op.fields.some((field) => field.required && field.name === `${resource.option.value}Id`);
+		const misplaced = RESOURCES.filter((resource) => {
+			const chosen = resource.operations.find(
+				(op) => op.option.value === resource.defaultOperation,
+			);
+			if (!chosen) return true;
+			const creating = resource.operations.filter((op) => creates(resource, op));
+			return creating.length
+				? !creating.includes(chosen)
+				: chosen.kind !== 'read' && chosen.kind !== 'list';
 		});
-		for (const resource of RESOURCES)
-			expect(resource.operations.map((op) => op.option.value)).toContain(resource.defaultOperation);
+		expect(misplaced.map((resource) => resource.option.value)).toEqual([]);
 	});
 
 	it('shows a subtitle a person reads on the canvas ("Call: Place AI Call")', () => {

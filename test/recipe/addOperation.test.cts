@@ -31,7 +31,8 @@ import {
  * docs/architecture.md, "Where to add things", followed to the letter in copies of the repository,
  * and its cost counted (docs aside): an operation on an existing endpoint is its file, one line of
  * its resource's index and its test (3 files); on a new endpoint, also the endpoint's row and the
- * simulator's route (5), and the decisions row for an inferred one. Each copy's new test then runs
+ * simulator's route (5), and the decisions row for an inferred one; a new resource is its index,
+ * its operation, two lines of the resource list and its test (4). Each copy's new test then runs
  * in a jest of its own against the copy's simulator; what the node derives from the operation
  * (the list, the subtitle, the rules, the bad-input cases) is checked here, against lists derived
  * from the repository, not written out.
@@ -64,6 +65,7 @@ describe('Adding operations as docs/architecture.md says, in copies of the repos
 	let tree: string;
 	const existing = () => path.join(tree, 'existing');
 	const newEndpoint = () => path.join(tree, 'newEndpoint');
+	const newResource = () => path.join(tree, 'newResource');
 	// jest reads a file once a test file: the state without the row is a copy of its own
 	const withoutRow = () => path.join(tree, 'withoutRow');
 	let sim: Simulator;
@@ -74,6 +76,7 @@ describe('Adding operations as docs/architecture.md says, in copies of the repos
 		copyRepository(existing());
 		copyRepository(newEndpoint());
 		copyRepository(withoutRow());
+		copyRepository(newResource());
 		sim = await startSimulator();
 	});
 	afterAll(async () => {
@@ -208,16 +211,53 @@ describe('Adding operations as docs/architecture.md says, in copies of the repos
 		});
 	});
 
+	describe('a new resource: Voice → Get Many, on the voice catalog', () => {
+		const VOICE = 'nodes/VoiceAgentCrm/actions/voice';
+		beforeAll(() => {
+			write(newResource(), `${VOICE}/index.ts`, fixture('voice.index.ts.txt'));
+			write(
+				newResource(),
+				`${VOICE}/getMany.operation.ts`,
+				fixture('voice.getMany.operation.ts.txt'),
+			);
+			const resources = 'nodes/VoiceAgentCrm/actions/resources.ts';
+			insertLine(newResource(), resources, "import * as voice from './voice';", "from './thread'");
+			insertLine(newResource(), resources, '\tvoice,', '\twhatsapp,');
+			write(newResource(), 'test/node/voice.test.cts', fixture('voice.test.cts.txt'));
+		});
+
+		it('costs 4 files: the index, the operation, two lines of the resource list, its test', () => {
+			expect(filesTouched(newResource())).toEqual([
+				'nodes/VoiceAgentCrm/actions/resources.ts',
+				`${VOICE}/getMany.operation.ts`,
+				`${VOICE}/index.ts`,
+				'test/node/voice.test.cts',
+			]);
+		});
+
+		it('shows in the resource list, last, with its operation', () => {
+			const node = nodeOf(newResource());
+			const selector = node.description.properties.find((p) => p.name === 'resource')!;
+			expect((selector.options as Array<{ value: string }>).at(-1)!.value).toBe('voice');
+			expect(node.description.subtitle).toContain('"voice.getAll":"Voice: Get Many"');
+		});
+	});
+
 	it("runs each copy's new test, through the engine against the copy's simulator", () => {
 		const files = [
 			'existing/test/node/contactByPhone.test.cts',
 			'newEndpoint/test/node/contactGet.test.cts',
+			'newResource/test/node/voice.test.cts',
+			// the repository's own rules of the forms hold for the new resource unchanged
+			'newResource/test/node/forms.test.cts',
 		];
 		const { passed, output } = runTestsOfCopy(tree, files);
-		expect({ passed, output: passed.length === files.length ? '' : output }).toEqual({
-			passed: files,
-			output: '',
-		});
+		expect({ passed: passed.sort(), output: passed.length === files.length ? '' : output }).toEqual(
+			{
+				passed: [...files].sort(),
+				output: '',
+			},
+		);
 	}, 120_000);
 });
 
