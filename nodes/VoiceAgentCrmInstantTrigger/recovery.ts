@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-wor
 
 import { emissionKey } from './claims';
 import { needsOwnRead, readCall } from '../VoiceAgentCrm/shared/callTrigger/record';
-import { readPage } from '../VoiceAgentCrm/transport/paging';
+import { apiList } from '../VoiceAgentCrm/transport/paging';
 import {
 	callIsWanted,
 	eventItem,
@@ -66,7 +66,11 @@ export async function recoveredItems(
 	else if (!judge.agents.length && judge.settings.agentId) query.agent_id = judge.settings.agentId;
 	let records: IDataObject[];
 	try {
-		({ records } = await readPage.call(context, 'listCalls', { query, size: SWEEP_CALLS }));
+		records = await apiList.call(context, 'listCalls', {
+			query,
+			returnAll: false,
+			limit: SWEEP_CALLS,
+		});
 	} catch {
 		// the service is unreachable or refused the list: the next delivery sweeps again
 		staticData.sweptAt = last;

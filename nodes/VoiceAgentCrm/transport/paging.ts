@@ -85,3 +85,78 @@ export async function apiList(
 	}
 	return records;
 }
+
+export interface NewestFirstRequest extends Omit<RequestOptions, 'body'> {
+	/** When a record was made or changed: the order the list is sorted in, newest first. */
+	timeOf: (record: IDataObject) => number;
+	/** Epoch ms: the read ends once a record older than this is read (records at it are read). */
+	since?: number;
+	/** Each record read, once, newest first; answering true ends the read (the record looked for). */
+	visit?: (record: IDataObject) => boolean;
+	/** The read ends, unfinished, once this many pages are read. */
+	maxPages?: number;
+	/** The read ends, unfinished, once this many records are read. */
+	maxRecords?: number;
+	/** The first page's size (later ones are 1,000): a poll that finds little reads little. */
+	firstPageSize?: number;
+	/** False: records are only visited, not kept (a scan of 100,000 calls holds none of them). */
+	keepRecords?: boolean;
+}
+
+export interface NewestFirst {
+	/** Each record once (its newest appearance), newest first. */
+	records: IDataObject[];
+	/** Requests sent. */
+	pages: number;
+	/**
+	 * True when the read reached what it was for: the list's end, a record older than `since`, or
+	 * the record `visit` looked for. False when a bound (`maxPages`, `maxRecords`) ended it first:
+	 * older records were left unread, and the caller says so.
+	 */
+	complete: boolean;
+}
+
+/**
+ * A list sorted newest first (calls by `created_at`, threads by `updated_at`), read from the top
+ * down until what the caller needs is read. Such a list only grows at the top while it is read, so
+ * a later page has shifted down, never up: a record may show up again (read once) but none is
+ * skipped.
+ */
+export async function readNewestFirst(
+	this: ApiContext,
+	name: EndpointName,
+	{
+		timeOf,
+		since = -Infinity,
+		visit = () => false,
+		maxPages = Infinity,
+		maxRecords = Infinity,
+		firstPageSize = MAX_PAGE_SIZE,
+		keepRecords = true,
+		...options
+	}: NewestFirstRequest,
+): Promise<NewestFirst> {
+	const read = new Set<string>();
+	const records: IDataObject[] = [];
+	let pages = 0;
+	let next: number | undefined = 0;
+	const answer = (complete: boolean): NewestFirst => ({ records, pages, complete });
+	while (next !== undefined) {
+		if (pages === maxPages || read.size >= maxRecords) return answer(false);
+		const page: Page = await readPage.call(this, name, {
+			...options,
+			offset: next,
+			size: pages === 0 ? firstPageSize : MAX_PAGE_SIZE,
+		});
+		pages++;
+		for (const record of page.records) {
+			const id = String(record.id);
+			if (read.has(id)) continue;
+			read.add(id);
+			if (keepRecords) records.push(record);
+			if (timeOf(record) < since || visit(record)) return answer(true);
+		}
+		next = page.next;
+	}
+	return answer(true);
+}

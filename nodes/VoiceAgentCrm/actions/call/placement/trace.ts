@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, readPage, type Page } from '../../../transport/paging';
+import { readNewestFirst } from '../../../transport/paging';
 import type { ApiContext } from '../../../transport/request';
 
 /**
@@ -132,29 +132,25 @@ export interface CallScan {
 }
 
 /**
- * Read the call list newest first through the one pager, 1,000 calls a page, handing each call
- * to `visit` until it answers true, the list ends, a call is older than `since`, or `maxPages`
- * pages were read. Answers false only in that last case: older calls were left unread.
+ * Read the call list newest first through the pager, handing each call to `visit` until it answers
+ * true, the list ends, a call is older than `since`, or `maxPages` pages were read. Answers false
+ * only in that last case: older calls were left unread.
  */
 export async function scanCalls(
 	context: ApiContext,
-	{ query, itemIndex, since = -Infinity, maxPages = Infinity }: CallScan,
+	{ query, itemIndex, since, maxPages }: CallScan,
 	visit: (call: IDataObject) => boolean,
 ): Promise<boolean> {
-	let next: number | undefined = 0;
-	for (let pages = 0; pages < maxPages; pages++) {
-		const page: Page = await readPage.call(context, 'listCalls', {
-			query,
-			offset: next,
-			size: MAX_PAGE_SIZE,
-			itemIndex,
-		});
-		for (const call of page.records)
-			if (Date.parse(String(call.created_at)) < since || visit(call)) return true;
-		next = page.next;
-		if (next === undefined) return true;
-	}
-	return false;
+	const { complete } = await readNewestFirst.call(context, 'listCalls', {
+		query,
+		itemIndex,
+		timeOf: (call) => Date.parse(String(call.created_at)),
+		since,
+		visit,
+		maxPages,
+		keepRecords: false,
+	});
+	return complete;
 }
 
 /**
