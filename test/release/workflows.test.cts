@@ -41,12 +41,18 @@ function commands(flow: Workflow): string[] {
 		.filter(Boolean);
 }
 
-/** The commands of .ci/run after its set-up lines (shell options, cd, the Node version printed). */
+/**
+ * The commands of .ci/run after its set-up lines (shell options, cd, the Node version printed, the
+ * timing of its parts, which ends with the `trap` that prints them), each without `part`.
+ */
 function ciRunCommands(): string[] {
-	return readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
+	const lines = readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8')
 		.split('\n')
-		.map((line) => line.trim())
-		.filter((line) => line && !line.startsWith('#') && !/^(set |cd |node --version$)/.test(line));
+		.map((line) => line.trim());
+	return lines
+		.slice(lines.findIndex((line) => line.startsWith('trap ')) + 1)
+		.filter((line) => line && !line.startsWith('#'))
+		.map((line) => line.replace(/^((?:[A-Z0-9_]+=\S+ )*)part /, '$1'));
 }
 
 /** The package's npm scripts. */
