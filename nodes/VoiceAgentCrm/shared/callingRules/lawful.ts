@@ -1,0 +1,289 @@
+import { DateTime, IANAZone } from 'luxon';
+
+import { areaCodeOf } from './nanp';
+import { NUMBERING_PLANS } from './numberingPlans';
+import { CALLING_RULES, type CallingRule } from './rules';
+
+/**
+ * Lawful calling hours for one number (docs/calling-rules.md): its place and every zone it can be
+ * in, the rule of that place, whether an instant is lawful in all of those zones, and the next
+ * instant that is, intersected with the user's own window. Pure: luxon and the tables only.
+ */
+
+/** The user's window: the shape of Run Campaign's `CallingWindow` (campaign/window.ts). */
+export interface UserWindow {
+	/** ISO weekdays, 1 = Monday … 7 = Sunday. */
+	days: number[];
+	/** Minutes after local midnight: the first minute calls may start, and the first they may not. */
+	fromMinute: number;
+	untilMinute: number;
+}
+
+/** Where the zones came from: the item's field, the area code, a numbering plan, or the caller's own reading. */
+export type TimeZoneSource = 'field' | 'area_code' | 'numbering_plan' | 'number' | 'fallback';
+
+export interface KnownPlace {
+	known: true;
+	e164: string;
+	/** ISO places whose rules apply (several for a code shared by provinces); [] when none is known. */
+	places: string[];
+	/** Every zone the person can be in; a call waits until all of them are within hours. */
+	zones: string[];
+	timeZoneSource: TimeZoneSource;
+}
+
+export interface UnknownPlace {
+	known: false;
+	e164: string;
+	/** Why, for the item: the campaign refuses the person. */
+	reason: string;
+}
+
+export type Place = KnownPlace | UnknownPlace;
+
+/** What the caller already knows of the person: a zone (and where it came from), a place. */
+export interface GivenPlace {
+	zone?: string;
+	/** `field` (the default) wins over the number; any other only fills in when the number tells nothing. */
+	zoneSource?: 'field' | 'number' | 'fallback';
+	/** An ISO place (`US-FL`) that replaces the one read from the number. */
+	place?: string;
+}
+
+/** The countries with a row of their own, by calling code (others: by `given.place`). */
+const COUNTRY_OF_CODE: Record<string, string> = { '33': 'FR', '44': 'GB', '61': 'AU' };
+
+/** How far ahead an opening is looked for: two weeks covers every row with an open day. */
+const HORIZON_DAYS = 14;
+
+/** The place, zones and zone source of an E.164 number. */
+export function placeOfNumber(e164: string, given: GivenPlace = {}): Place {
+	const badZone = given.zone !== undefined && !IANAZone.isValidZone(given.zone);
+	if (badZone) return { known: false, e164, reason: `"${given.zone}" is not an IANA time zone` };
+	const read = readNumber(e164);
+	const place = (places: string[]) => (given.place ? [given.place] : places);
+	if (given.zone && (given.zoneSource ?? 'field') === 'field')
+		return {
+			known: true,
+			e164,
+			places: place(read.places),
+			zones: [given.zone],
+			timeZoneSource: 'field',
+		};
+	if (read.zones)
+		return {
+			known: true,
+			e164,
+			places: place(read.places),
+			zones: read.zones,
+			timeZoneSource: read.source,
+		};
+	if (given.zone)
+		return {
+			known: true,
+			e164,
+			places: place(read.places),
+			zones: [given.zone],
+			timeZoneSource: given.zoneSource ?? 'field',
+		};
+	return { known: false, e164, reason: read.reason };
+}
+
+interface NumberReading {
+	places: string[];
+	zones?: string[];
+	source: 'area_code' | 'numbering_plan';
+	reason: string;
+}
+
+/** What the number itself says: NANP area codes, the other plans, or the country alone. */
+function readNumber(e164: string): NumberReading {
+	if (e164.startsWith('+1')) {
+		const { code, entry } = areaCodeOf(e164);
+		if (!entry)
+			return {
+				places: [],
+				source: 'area_code',
+				reason: `area code ${code} of ${e164} is not an assigned geographic NANP area code, so its place and zone are unknown`,
+			};
+		return { places: entry.places, zones: entry.zones, source: 'area_code', reason: '' };
+	}
+	for (const length of [1, 2]) {
+		const plan = NUMBERING_PLANS[e164.slice(1, 1 + length)];
+		if (!plan) continue;
+		const found = plan.placeOf(e164.slice(1 + length));
+		if ('unknown' in found) return { places: [], source: 'numbering_plan', reason: found.unknown };
+		return { ...found, source: 'numbering_plan', reason: '' };
+	}
+	const country = COUNTRY_OF_CODE[e164.slice(1, 3)];
+	return {
+		places: country ? [country] : [],
+		source: 'numbering_plan',
+		reason: `the zone of ${e164} is not known from the number: give the person's zone`,
+	};
+}
+
+/** The row of a place on a local date (rows of one place have adjoining `from`/`until`). */
+export function ruleOf(place: string, isoDate: string): CallingRule | undefined {
+	return CALLING_RULES.find(
+		(rule) =>
+			rule.place === place &&
+			(rule.from === undefined || rule.from <= isoDate) &&
+			(rule.until === undefined || isoDate < rule.until),
+	);
+}
+
+/** "08:00-20:00" → [[480, 1200]]; "closed" → []. */
+export function spansOf(hours: string): [number, number][] {
+	if (hours === 'closed') return [];
+	return hours.split(',').map((span) => {
+		const [from, until] = span.trim().split('-').map(minuteOf);
+		return [from, until];
+	});
+}
+
+function minuteOf(hhmm: string): number {
+	const [hours, minutes] = hhmm.split(':').map(Number);
+	return hours * 60 + minutes;
+}
+
+/**
+ * The hours a row allows on a local date: a holiday's, or its weekday's. A row with holidays
+ * allows nothing after the last date its list covers: an unknown holiday is not risked.
+ */
+export function hoursOn(rule: CallingRule, date: DateTime): string {
+	const iso = date.toISODate()!;
+	if (rule.holidays) {
+		if (iso > rule.holidays.knownThrough || rule.holidays.dates.includes(iso))
+			return rule.holidays.hours;
+	}
+	if (date.weekday === 7) return rule.sunday;
+	return date.weekday === 6 ? rule.saturday : rule.weekdays;
+}
+
+/** The spans open on a local date in a zone: every place's row, and the user's window. */
+function openSpans(place: KnownPlace, date: DateTime, window?: UserWindow): [number, number][] {
+	let spans: [number, number][] = [[0, 24 * 60]];
+	for (const name of place.places) {
+		const rule = ruleOf(name, date.toISODate()!);
+		if (rule) spans = intersect(spans, spansOf(hoursOn(rule, date)));
+	}
+	if (window) {
+		const open = window.days.includes(date.weekday);
+		spans = intersect(spans, open ? [[window.fromMinute, window.untilMinute]] : []);
+	}
+	return spans;
+}
+
+function intersect(a: [number, number][], b: [number, number][]): [number, number][] {
+	const out: [number, number][] = [];
+	for (const [a0, a1] of a)
+		for (const [b0, b1] of b) {
+			const [from, until] = [Math.max(a0, b0), Math.min(a1, b1)];
+			if (from < until) out.push([from, until]);
+		}
+	return out.sort((x, y) => x[0] - y[0]);
+}
+
+/**
+ * The first instant whose wall clock in the date's zone reads `minute` of that date or later. A
+ * time a spring-forward gap skips opens at the gap's end (the first valid instant), not an hour
+ * after it as luxon's own shift would place it.
+ */
+function wallClockInstant(date: DateTime, minute: number): number {
+	if (minute >= 24 * 60) return wallClockInstant(date.plus({ days: 1 }), minute - 24 * 60);
+	const wanted = date.set({ hour: Math.floor(minute / 60), minute: minute % 60 });
+	if (wanted.toISODate() === date.toISODate() && wanted.hour * 60 + wanted.minute === minute)
+		return wanted.toMillis();
+	// in a gap: search the minute the clock jumped, between a few hours before and luxon's instant
+	const reached = (ms: number) => {
+		const local = DateTime.fromMillis(ms, { zone: date.zone });
+		const day = local.toISODate()!;
+		return (
+			day > date.toISODate()! ||
+			(day === date.toISODate() && local.hour * 60 + local.minute >= minute)
+		);
+	};
+	let [before, after] = [wanted.toMillis() - 4 * 3_600_000, wanted.toMillis()];
+	while (after - before > 60_000) {
+		const middle = before + Math.floor((after - before) / 120_000) * 60_000;
+		if (reached(middle)) after = middle;
+		else before = middle;
+	}
+	return after;
+}
+
+/** The first instant ≥ `at` open in one zone; undefined when none within the horizon. */
+function nextOpenInZone(
+	place: KnownPlace,
+	zone: string,
+	at: number,
+	window?: UserWindow,
+): number | undefined {
+	const first = DateTime.fromMillis(at, { zone }).startOf('day');
+	for (let day = 0; day <= HORIZON_DAYS; day++) {
+		const date = first.plus({ days: day });
+		for (const [from, until] of openSpans(place, date, window)) {
+			const [opens, closes] = [wallClockInstant(date, from), wallClockInstant(date, until)];
+			if (at < closes && opens < closes) return Math.max(at, opens);
+		}
+	}
+	return undefined;
+}
+
+/** Whether a call may start at `at` (epoch ms): inside the rule and the window in every zone. */
+export function isLawfulAt(place: KnownPlace, at: number, window?: UserWindow): boolean {
+	return nextLawfulOpening(place, at, window) === at;
+}
+
+/**
+ * The earliest instant ≥ `after` (epoch ms) at which every zone of the place is open (the rule of
+ * each place, the user's window); undefined when none within two weeks (a window and a rule that
+ * never meet, or holiday dates past the table's end).
+ */
+export function nextLawfulOpening(
+	place: KnownPlace,
+	after: number,
+	window?: UserWindow,
+): number | undefined {
+	const limit = after + (HORIZON_DAYS + 1) * 24 * 3_600_000;
+	let at = after;
+	while (at <= limit) {
+		const openings = place.zones.map((zone) => nextOpenInZone(place, zone, at, window));
+		if (openings.some((opening) => opening === undefined)) return undefined;
+		const latest = Math.max(...(openings as number[]));
+		// every zone open now: this is the instant; otherwise try again from the latest opening
+		if (latest === at) return at;
+		at = latest;
+	}
+	return undefined;
+}
+
+/**
+ * What the item says (`calling_rule`): each place's row on the local date of `at` in the first
+ * zone, with its source; "no rule known" where the table has none.
+ */
+export function callingRuleText(place: KnownPlace, at: number): string {
+	const date = DateTime.fromMillis(at, { zone: place.zones[0] }).toISODate()!;
+	const rows = place.places.map((name) => ({ name, rule: ruleOf(name, date) }));
+	if (!rows.length) return "no rule known (the user's window applies)";
+	return rows
+		.map(({ name, rule }) =>
+			rule
+				? `${name} ${hoursText(rule)}, source ${rule.source}`
+				: `no rule known for ${name} (the user's window applies)`,
+		)
+		.join('; ');
+}
+
+/** "08:00-20:00", or per day: "Mon-Fri 09:00-21:30, Sat 10:00-18:00, Sun 10:00-18:00", and holidays. */
+export function hoursText(rule: CallingRule): string {
+	const same = rule.weekdays === rule.saturday && rule.saturday === rule.sunday;
+	const days =
+		rule.weekdays === '00:00-24:00' && same
+			? 'no hours in law'
+			: same
+				? rule.weekdays
+				: `Mon-Fri ${rule.weekdays}, Sat ${rule.saturday}, Sun ${rule.sunday}`;
+	return rule.holidays ? `${days}, ${rule.holidays.which} ${rule.holidays.hours}` : days;
+}
