@@ -248,6 +248,17 @@ describe('The other numbering plans', () => {
 			known: false,
 			reason: expect.stringContaining("give the person's zone"),
 		});
+		// an unassigned +1 area code is refused even with a zone: no rule can be known for it
+		expect(placeOfNumber('+19995550123', { zone: 'America/Chicago' })).toMatchObject({
+			known: false,
+			reason: expect.stringContaining('area code 999'),
+		});
+		expect(
+			placeOfNumber('+33612345678', { zone: 'Europe/Paris', zoneSource: 'number' }),
+		).toMatchObject({
+			places: ['FR'],
+			zones: ['Europe/Paris'],
+		});
 		expect(placeOfNumber('+18505550123', { zone: 'Mars/Olympus' })).toMatchObject({
 			known: false,
 			reason: expect.stringContaining('Mars/Olympus'),

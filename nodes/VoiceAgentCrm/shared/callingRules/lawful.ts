@@ -50,42 +50,28 @@ export interface GivenPlace {
 	place?: string;
 }
 
-/** The countries with a row of their own, by calling code (others: by `given.place`). */
-const COUNTRY_OF_CODE: Record<string, string> = { '33': 'FR', '44': 'GB', '61': 'AU' };
+/** The one-zone countries with a row of their own, by calling code (Australia: its numbering plan). */
+const COUNTRY_OF_CODE: Record<string, string> = { '33': 'FR', '44': 'GB' };
 
 /** How far ahead an opening is looked for: two weeks covers every row with an open day. */
 const HORIZON_DAYS = 14;
 
-/** The place, zones and zone source of an E.164 number. */
+/**
+ * The place, zones and zone source of an E.164 number. The item's own zone (a field) wins over
+ * the number, the number over a zone the caller only inferred; a +1 number whose area code is not
+ * assigned is refused whatever zone comes with it: no rule can be known for it.
+ */
 export function placeOfNumber(e164: string, given: GivenPlace = {}): Place {
-	const badZone = given.zone !== undefined && !IANAZone.isValidZone(given.zone);
-	if (badZone) return { known: false, e164, reason: `"${given.zone}" is not an IANA time zone` };
+	if (given.zone !== undefined && !IANAZone.isValidZone(given.zone))
+		return { known: false, e164, reason: `"${given.zone}" is not an IANA time zone` };
 	const read = readNumber(e164);
-	const place = (places: string[]) => (given.place ? [given.place] : places);
-	if (given.zone && (given.zoneSource ?? 'field') === 'field')
-		return {
-			known: true,
-			e164,
-			places: place(read.places),
-			zones: [given.zone],
-			timeZoneSource: 'field',
-		};
-	if (read.zones)
-		return {
-			known: true,
-			e164,
-			places: place(read.places),
-			zones: read.zones,
-			timeZoneSource: read.source,
-		};
+	if (read.refused) return { known: false, e164, reason: read.reason };
+	const places = given.place ? [given.place] : read.places;
+	const zoneSource = given.zoneSource ?? 'field';
+	if (read.zones && !(given.zone && zoneSource === 'field'))
+		return { known: true, e164, places, zones: read.zones, timeZoneSource: read.source };
 	if (given.zone)
-		return {
-			known: true,
-			e164,
-			places: place(read.places),
-			zones: [given.zone],
-			timeZoneSource: given.zoneSource ?? 'field',
-		};
+		return { known: true, e164, places, zones: [given.zone], timeZoneSource: zoneSource };
 	return { known: false, e164, reason: read.reason };
 }
 
@@ -93,7 +79,9 @@ interface NumberReading {
 	places: string[];
 	zones?: string[];
 	source: 'area_code' | 'numbering_plan';
+	/** Why the number gives no zone (or, with `refused`, why it cannot be called at all). */
 	reason: string;
+	refused?: boolean;
 }
 
 /** What the number itself says: NANP area codes, the other plans, or the country alone. */
@@ -105,6 +93,7 @@ function readNumber(e164: string): NumberReading {
 				places: [],
 				source: 'area_code',
 				reason: `area code ${code} of ${e164} is not an assigned geographic NANP area code, so its place and zone are unknown`,
+				refused: true,
 			};
 		return { places: entry.places, zones: entry.zones, source: 'area_code', reason: '' };
 	}
