@@ -56,6 +56,9 @@ const COUNTRY_OF_CODE: Record<string, string> = { '33': 'FR', '44': 'GB' };
 /** How far ahead an opening is looked for: two weeks covers every row with an open day. */
 const HORIZON_DAYS = 14;
 
+/** How many entries each memo below keeps before it starts again (a few MB at most). */
+const KEPT = 20_000;
+
 /**
  * The place, zones and zone source of an E.164 number. The item's own zone (a field) wins over
  * the number, the number over a zone the caller only inferred; a +1 number whose area code is not
@@ -136,29 +139,61 @@ function minuteOf(hhmm: string): number {
 	return hours * 60 + minutes;
 }
 
-/**
- * The hours a row allows on a local date: a holiday's, or its weekday's. A row with holidays
- * allows nothing after the last date its list covers: an unknown holiday is not risked.
- */
-export function hoursOn(rule: CallingRule, date: DateTime): string {
-	const iso = date.toISODate()!;
-	if (rule.holidays) {
-		if (iso > rule.holidays.knownThrough || rule.holidays.dates.includes(iso))
-			return rule.holidays.hours;
-	}
-	if (date.weekday === 7) return rule.sunday;
-	return date.weekday === 6 ? rule.saturday : rule.weekdays;
+/** A local calendar day: its ISO date and ISO weekday (1 = Monday … 7 = Sunday). */
+export interface LocalDay {
+	iso: string;
+	weekday: number;
 }
 
-/** The spans open on a local date in a zone: every place's row, and the user's window. */
-function openSpans(place: KnownPlace, date: DateTime, window?: UserWindow): [number, number][] {
+/**
+ * The local day of an instant in a zone, remembered by quarter hour: every clock change and
+ * every zone's offset falls on a quarter hour, so all instants of one share their local day.
+ */
+const localDayCache = new Map<string, LocalDay>();
+const QUARTER_HOUR = 15 * 60_000;
+
+function localDayOf(at: number, zone: string): LocalDay {
+	const quarter = Math.floor(at / QUARTER_HOUR);
+	const key = `${zone} ${quarter}`;
+	let day = localDayCache.get(key);
+	if (!day) {
+		const local = DateTime.fromMillis(quarter * QUARTER_HOUR, { zone });
+		day = { iso: local.toISODate()!, weekday: local.weekday };
+		if (localDayCache.size >= KEPT) localDayCache.clear();
+		localDayCache.set(key, day);
+	}
+	return day;
+}
+
+/** The day `count` days later (calendar arithmetic: no zone involved). */
+function dayAfter(day: LocalDay, count: number): LocalDay {
+	const date = new Date(`${day.iso}T00:00:00Z`);
+	date.setUTCDate(date.getUTCDate() + count);
+	return { iso: date.toISOString().slice(0, 10), weekday: ((day.weekday - 1 + count) % 7) + 1 };
+}
+
+/**
+ * The hours a row allows on a local day: a holiday's, or its weekday's. A row with holidays
+ * allows nothing after the last date its list covers: an unknown holiday is not risked.
+ */
+export function hoursOn(rule: CallingRule, day: LocalDay): string {
+	if (rule.holidays) {
+		if (day.iso > rule.holidays.knownThrough || rule.holidays.dates.includes(day.iso))
+			return rule.holidays.hours;
+	}
+	if (day.weekday === 7) return rule.sunday;
+	return day.weekday === 6 ? rule.saturday : rule.weekdays;
+}
+
+/** The minutes open on a local day: every place's row, and the user's window. */
+function openSpans(places: string[], day: LocalDay, window?: UserWindow): [number, number][] {
 	let spans: [number, number][] = [[0, 24 * 60]];
-	for (const name of place.places) {
-		const rule = ruleOf(name, date.toISODate()!);
-		if (rule) spans = intersect(spans, spansOf(hoursOn(rule, date)));
+	for (const name of places) {
+		const rule = ruleOf(name, day.iso);
+		if (rule) spans = intersect(spans, spansOf(hoursOn(rule, day)));
 	}
 	if (window) {
-		const open = window.days.includes(date.weekday);
+		const open = window.days.includes(day.weekday);
 		spans = intersect(spans, open ? [[window.fromMinute, window.untilMinute]] : []);
 	}
 	return spans;
@@ -175,23 +210,25 @@ function intersect(a: [number, number][], b: [number, number][]): [number, numbe
 }
 
 /**
- * The first instant whose wall clock in the date's zone reads `minute` of that date or later. A
- * time a spring-forward gap skips opens at the gap's end (the first valid instant), not an hour
- * after it as luxon's own shift would place it.
+ * The first instant whose wall clock in `zone` reads `minute` of `day` or later. A time a
+ * spring-forward gap skips opens at the gap's end (the first valid instant), not an hour after it
+ * as luxon's own shift would place it.
  */
-function wallClockInstant(date: DateTime, minute: number): number {
-	if (minute >= 24 * 60) return wallClockInstant(date.plus({ days: 1 }), minute - 24 * 60);
-	const wanted = date.set({ hour: Math.floor(minute / 60), minute: minute % 60 });
-	if (wanted.toISODate() === date.toISODate() && wanted.hour * 60 + wanted.minute === minute)
+function wallClockInstant(zone: string, day: LocalDay, minute: number): number {
+	if (minute >= 24 * 60) return wallClockInstant(zone, dayAfter(day, 1), minute - 24 * 60);
+	const [year, month, date] = day.iso.split('-').map(Number);
+	const hour = Math.floor(minute / 60);
+	const wanted = DateTime.fromObject(
+		{ year, month, day: date, hour, minute: minute % 60 },
+		{ zone },
+	);
+	if (wanted.toISODate() === day.iso && wanted.hour * 60 + wanted.minute === minute)
 		return wanted.toMillis();
 	// in a gap: search the minute the clock jumped, between a few hours before and luxon's instant
 	const reached = (ms: number) => {
-		const local = DateTime.fromMillis(ms, { zone: date.zone });
-		const day = local.toISODate()!;
-		return (
-			day > date.toISODate()! ||
-			(day === date.toISODate() && local.hour * 60 + local.minute >= minute)
-		);
+		const local = DateTime.fromMillis(ms, { zone });
+		const iso = local.toISODate()!;
+		return iso > day.iso || (iso === day.iso && local.hour * 60 + local.minute >= minute);
 	};
 	let [before, after] = [wanted.toMillis() - 4 * 3_600_000, wanted.toMillis()];
 	while (after - before > 60_000) {
@@ -202,6 +239,35 @@ function wallClockInstant(date: DateTime, minute: number): number {
 	return after;
 }
 
+/**
+ * The open spans of a local day in a zone, as instants. Remembered: a campaign asks about the
+ * same few days for every person and at every step, and luxon's zone arithmetic is the cost. The
+ * answers depend only on the arguments and the tables, so remembering them changes nothing else.
+ */
+const openInstantsCache = new Map<string, [number, number][]>();
+
+function openInstants(
+	places: string[],
+	zone: string,
+	day: LocalDay,
+	window?: UserWindow,
+): [number, number][] {
+	const windowKey = window
+		? `${window.days.join('')} ${window.fromMinute}-${window.untilMinute}`
+		: '';
+	const key = `${zone} ${day.iso} ${places.join(',')} ${windowKey}`;
+	let spans = openInstantsCache.get(key);
+	if (!spans) {
+		spans = openSpans(places, day, window).map(([from, until]) => [
+			wallClockInstant(zone, day, from),
+			wallClockInstant(zone, day, until),
+		]);
+		if (openInstantsCache.size >= KEPT) openInstantsCache.clear();
+		openInstantsCache.set(key, spans);
+	}
+	return spans;
+}
+
 /** The first instant ≥ `at` open in one zone; undefined when none within the horizon. */
 function nextOpenInZone(
 	place: KnownPlace,
@@ -209,13 +275,10 @@ function nextOpenInZone(
 	at: number,
 	window?: UserWindow,
 ): number | undefined {
-	const first = DateTime.fromMillis(at, { zone }).startOf('day');
-	for (let day = 0; day <= HORIZON_DAYS; day++) {
-		const date = first.plus({ days: day });
-		for (const [from, until] of openSpans(place, date, window)) {
-			const [opens, closes] = [wallClockInstant(date, from), wallClockInstant(date, until)];
+	const first = localDayOf(at, zone);
+	for (let count = 0; count <= HORIZON_DAYS; count++) {
+		for (const [opens, closes] of openInstants(place.places, zone, dayAfter(first, count), window))
 			if (at < closes && opens < closes) return Math.max(at, opens);
-		}
 	}
 	return undefined;
 }
