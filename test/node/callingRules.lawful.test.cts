@@ -165,10 +165,27 @@ describe('Lawful calling hours against a hand reading', () => {
 			'US-FL 08:00-20:00, source Fla. Stat. § 501.616(6)(a) (Florida Telephone Solicitation Act, 2021 amendment)',
 		);
 		expect(text(EXPECTED['US-AL'].e164)).toMatch(
-			/^US-AL Mon-Fri 08:00-20:00, Sat 08:00-20:00, Sun closed, state holidays closed, source Ala\. Code/,
+			/^US-AL Mon-Sat 08:00-20:00, Sun closed, state holidays closed, source Ala\. Code/,
 		);
 		expect(text(EXPECTED['CA-ON'].e164)).toMatch(
-			/^CA-ON Mon-Fri 09:00-21:30, Sat 10:00-18:00, Sun 10:00-18:00, source CRTC/,
+			/^CA-ON Mon-Fri 09:00-21:30, Sat-Sun 10:00-18:00, source CRTC/,
+		);
+		// Pennsylvania's row is the one in force on the person's date
+		expect(text('+12155550100')).toMatch(
+			/^US-PA Mon-Sat 08:00-21:00, Sun closed, source 73 P\.S\. § 2241/,
+		);
+		expect(
+			callingRuleText(known('+12155550100'), at('2026-10-11T10:00', 'America/New_York')),
+		).toMatch(/^US-PA 08:00-21:00, source 73 P\.S\. § 2245/);
+		expect(text(EXPECTED['US-TX'].e164)).toMatch(
+			/^US-TX Mon-Sat 09:00-21:00, Sun 12:00-21:00, source/,
+		);
+		expect(text('+14015550100')).toMatch(
+			/^US-RI Mon-Fri 09:00-18:00, Sat 10:00-17:00, Sun closed, legal holidays closed, source/,
+		);
+		const london = known('+442079460101', { zone: 'Europe/London', zoneSource: 'number' });
+		expect(callingRuleText(london, sweepStart)).toMatch(
+			/^GB no hours in law, source Privacy and Electronic Communications Regulations/,
 		);
 		expect(text('+18765550100')).toBe("no rule known for JM (the user's window applies)");
 		expect(callingRuleText(known('+4930123456', { zone: 'Europe/Berlin' }), sweepStart)).toBe(

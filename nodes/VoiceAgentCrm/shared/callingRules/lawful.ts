@@ -328,14 +328,16 @@ export function callingRuleText(place: KnownPlace, at: number): string {
 		.join('; ');
 }
 
-/** "08:00-20:00", or per day: "Mon-Fri 09:00-21:30, Sat 10:00-18:00, Sun 10:00-18:00", and holidays. */
+/**
+ * The row's hours in a line: "08:00-20:00" when every day is alike, else by day
+ * ("Mon-Sat 08:00-20:00, Sun closed", "Mon-Fri 09:00-21:30, Sat-Sun 10:00-18:00"), then holidays.
+ */
 export function hoursText(rule: CallingRule): string {
-	const same = rule.weekdays === rule.saturday && rule.saturday === rule.sunday;
-	const days =
-		rule.weekdays === '00:00-24:00' && same
-			? 'no hours in law'
-			: same
-				? rule.weekdays
-				: `Mon-Fri ${rule.weekdays}, Sat ${rule.saturday}, Sun ${rule.sunday}`;
+	const { weekdays, saturday, sunday } = rule;
+	let days = `Mon-Fri ${weekdays}, Sat ${saturday}, Sun ${sunday}`;
+	if (weekdays === saturday && saturday === sunday)
+		days = weekdays === '00:00-24:00' ? 'no hours in law' : weekdays;
+	else if (weekdays === saturday) days = `Mon-Sat ${weekdays}, Sun ${sunday}`;
+	else if (saturday === sunday) days = `Mon-Fri ${weekdays}, Sat-Sun ${saturday}`;
 	return rule.holidays ? `${days}, ${rule.holidays.which} ${rule.holidays.hours}` : days;
 }
