@@ -33,7 +33,9 @@ async function halt(
 	const found = await haltAmong(context, [name], itemIndex);
 	if (found) return { ...found, created: false };
 	const what =
-		'campaign' in match ? `campaign ${match.campaign}` : `${match.node} of workflow ${match.workflowId}`;
+		'campaign' in match
+			? `campaign ${match.campaign}`
+			: `${match.node} of workflow ${match.workflowId}`;
 	const label = `n8n Run Campaign halted (${what}) at ${new Date().toISOString()}`;
 	await apiRequest.call(context, 'createTag', {
 		body: { name, color: HALT_COLOR, label },

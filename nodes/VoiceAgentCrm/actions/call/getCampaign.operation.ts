@@ -38,8 +38,7 @@ export const getCampaign: Operation = {
 			(read): IDataObject => ({
 				found: true,
 				halted:
-					!!halts &&
-					haltTagsOf(read.campaign, read.workflowId, read.node).includes(halts.tag),
+					!!halts && haltTagsOf(read.campaign, read.workflowId, read.node).includes(halts.tag),
 				...progressOf(read),
 			}),
 		);

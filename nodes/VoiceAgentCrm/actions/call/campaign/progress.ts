@@ -137,9 +137,7 @@ export function progressOf(read: CampaignRead): IDataObject {
 			continue;
 		}
 		const redial =
-			!!rules &&
-			rules.redialOn.includes(last.result!) &&
-			personCalls.length < rules.maxTries;
+			!!rules && rules.redialOn.includes(last.result!) && personCalls.length < rules.maxTries;
 		if (redial) redialsAt.push(last.endedAt! + rules.redialAfterMinutes * 60_000);
 		else called[last.result!]++;
 	}

@@ -22,7 +22,9 @@ import { cancelScheduled, type Cancellation } from './halt';
 const NAMED_IN_NOTE = 4;
 
 function numbersOf(calls: CampaignCall[]): string {
-	const numbers = calls.map((call) => call.person);
+	const byStart = (a: CampaignCall, b: CampaignCall) =>
+		a.callAt - b.callAt || a.person.localeCompare(b.person);
+	const numbers = [...calls].sort(byStart).map((call) => call.person);
 	const more = numbers.length - NAMED_IN_NOTE;
 	return numbers.slice(0, NAMED_IN_NOTE).join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
@@ -48,9 +50,11 @@ const WHAT_NEXT =
 function noteAtTheStop(run: CampaignRun, last: Step | undefined): string {
 	const scheduled = scheduledOf(run, last);
 	const rang = rungOf(run, last);
-	const canceling = scheduled.length
-		? `canceling the ${calls(scheduled.length)} it scheduled that had not rung (${numbersOf(scheduled)})`
-		: 'no call of it was scheduled at its last look';
+	const canceling = !last
+		? 'canceling every call it scheduled that had not rung (it was taking its first step)'
+		: scheduled.length
+			? `canceling the calls it scheduled that had not rung, ${scheduled.length} at its last look (${numbersOf(scheduled)})`
+			: 'no call of it was scheduled at its last look';
 	return `Run Campaign ${run.campaign} was stopped: ${canceling}; ${calls(rang.length)} had rung already${rang.length ? ` (${numbersOf(rang)})` : ''}. ${WHAT_NEXT}`;
 }
 

@@ -28,7 +28,7 @@ export const CAMPAIGN_TARGET_FIELDS: INodeProperties[] = [
 			{
 				name: 'Workflow and Node',
 				value: 'node',
-				description: 'Every campaign a workflow\'s Run Campaign node ran, whatever its list',
+				description: "Every campaign a workflow's Run Campaign node ran, whatever its list",
 			},
 		],
 		default: 'key',
