@@ -40,6 +40,8 @@ export const runCampaign: Operation = {
 		description:
 			'Call a list of people in their calling hours, a few at a time, redialling who did not answer, never anyone twice',
 	},
+	toolDescription:
+		'Not available to an AI Agent: refuses every call. To call one person use Place AI Call; to watch or halt a campaign use Get Campaign or Cancel Campaign.',
 	kind: 'write',
 	endpoint: 'placePhoneCall',
 	example: {
