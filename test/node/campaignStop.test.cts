@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
 import { startStoppableRun } from '../reliability/stoppable.cts';
@@ -197,6 +198,42 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 			const again = await settle(runOther(campaign(), people, { executionId: 'exec-again' }));
 			expect(again.items.map((item) => item.json.campaign_status)).toEqual(byStatus);
 			expect(calls().filter((call) => Date.parse(call.created_at) > haltedAt)).toHaveLength(0);
+		});
+
+		it('halts a worker-freeing campaign: the next call end takes the step that sees the halt, places nothing and resumes the execution', async () => {
+			planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
+			const people = [1, 2, 3, 4].map(londoner);
+			const execution = new WaitingExecution({
+				credentials: credentials(),
+				parameters: campaign({ campaignOptions: { resumeByWebhook: true } }),
+				items: people,
+			});
+			try {
+				await settle(execution.start());
+				// both calls ringing or talking: nothing left to cancel, the halt alone must hold
+				await until(
+					() => calls().length === 2 && calls().every((call) => call.phase !== 'scheduled'),
+				);
+				const cancel = await settle(
+					runOther(operation('cancelCampaign'), [{ campaign: keyOfCampaign() }]),
+				);
+				expect(cancel.items[0].json).toMatchObject({ calls_canceled: 0, people_never_called: 2 });
+				await until(() => execution.resumedRun !== undefined);
+				await aDayLater();
+				expect(calls()).toHaveLength(2);
+				const items = WaitingExecution.nodeItems(execution.resumedRun);
+				expect(items.map((item) => item.campaign_status)).toEqual([
+					'called',
+					'called',
+					'halted',
+					'halted',
+				]);
+				expect(items[2].reason).toMatch(
+					/before the person was called\. To call again, delete that tag/,
+				);
+			} finally {
+				await execution.stop();
+			}
 		});
 
 		it('answers a bad campaign key on its item before any request', async () => {
