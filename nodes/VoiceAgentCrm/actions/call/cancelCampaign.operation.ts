@@ -56,10 +56,11 @@ export const cancelCampaign: Operation = {
 		value: 'cancelCampaign',
 		action: 'Cancel call campaign',
 		description:
-			'Halt a Run Campaign everywhere: cancel its scheduled calls and let none of its runs place another; answers the calls canceled, those that had rung and the people never called',
+			'Halt a Run Campaign everywhere: cancel its scheduled calls, and no run of it places another call',
 	},
 	kind: 'write',
-	endpoint: 'cancelCall',
+	// its first write, always sent: the halt tag; then the scheduled calls' cancels
+	endpoint: 'createTag',
 	example: { agentId: sampleById('agent'), campaign: '0123456789abcdef' },
 	fields: CAMPAIGN_TARGET_FIELDS,
 	execute: perItem(async function (itemIndex) {

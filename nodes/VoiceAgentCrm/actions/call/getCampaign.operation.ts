@@ -12,7 +12,7 @@ export const getCampaign: Operation = {
 		value: 'getCampaign',
 		action: 'Get progress of call campaign',
 		description:
-			"Get how far a Run Campaign is: people called by result, waiting for a redial, scheduled and when, not yet called, and its live calls, read from the campaign's calls",
+			'Get how far a Run Campaign is: people called by result, waiting for a redial, scheduled, not yet called',
 	},
 	kind: 'read',
 	endpoint: 'listCalls',
