@@ -32,7 +32,7 @@ async function stepsUntilFinished(
 	seen(step);
 	while (!step.plan.finished) {
 		await sleep(nextLookIn(run, step, Date.now()), stop);
-		step = await stepUnlessHalted(context, run, step.refusals);
+		step = await stepUnlessHalted(context, run, step);
 		seen(step);
 	}
 	return step;

@@ -120,26 +120,47 @@ async function haltedStep(
 	return { plan, calls: after, refusals, halted: halt };
 }
 
-/** Whether the step left calls of the campaign scheduled: any it placed is among them. */
-function leftScheduled(step: Step, run: CampaignRun): boolean {
-	return step.calls.some((call) => call.campaign === run.campaign && call.scheduled);
+/** Whether the step placed calls: live campaign calls the step before did not have. */
+function placedIn(step: Step, run: CampaignRun, before: Step | undefined): boolean {
+	const known = new Set(before?.calls.map((call) => call.id));
+	return step.calls.some(
+		(call) => call.campaign === run.campaign && call.stage === 'live' && !known.has(call.id),
+	);
 }
 
 /**
- * One step of the campaign unless it is halted: the halt is read before the step, and again after
- * it when it left calls scheduled (those it placed among them), which are then canceled. Costs one
- * tag list read per step, two when calls are scheduled, on the organization budget.
+ * How often a run that holds its worker reads the halt before a step: a halt ends it within
+ * this much (or at its next placement, which always reads it).
+ */
+const HALT_LOOK_EVERY_MS = 60_000;
+
+/** When each run in this process last read the halt before a step. */
+const haltReadAt = new WeakMap<CampaignRun, number>();
+
+function haltReadDue(run: CampaignRun): boolean {
+	return Date.now() - (haltReadAt.get(run) ?? -Infinity) >= HALT_LOOK_EVERY_MS;
+}
+
+/**
+ * One step of the campaign unless it is halted. The halt is read after every step that placed
+ * calls (those are canceled if it is there: the placement may have come after the halt), and
+ * before a step at most once a minute (a webhook's step, whose run is new each time, every time).
+ * Costs one tag list read per placing step and one a minute, on the organization budget.
  */
 export async function stepUnlessHalted(
 	context: ApiContext,
 	run: CampaignRun,
-	refusals: Refusals = new Map(),
+	before?: Step,
 ): Promise<Step> {
+	const refusals: Refusals = before?.refusals ?? new Map();
 	if (!run.people.length) return await campaignStep(context, run, refusals);
-	const before = await haltOf(context, run);
-	if (before) return await haltedStep(context, run, before, refusals);
+	if (haltReadDue(run)) {
+		haltReadAt.set(run, Date.now());
+		const halt = await haltOf(context, run);
+		if (halt) return await haltedStep(context, run, halt, refusals);
+	}
 	const step = await campaignStep(context, run, refusals);
-	if (!leftScheduled(step, run)) return step;
-	const after = await haltOf(context, run);
-	return after ? await haltedStep(context, run, after, refusals) : step;
+	if (!placedIn(step, run, before)) return step;
+	const halt = await haltOf(context, run);
+	return halt ? await haltedStep(context, run, halt, refusals) : step;
 }
