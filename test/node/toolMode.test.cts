@@ -297,6 +297,23 @@ describe('The node as an AI Agent tool', () => {
 			);
 		});
 
+		it('Cancel Campaign as a tool: the model gives the campaign key, and the campaign is halted', async () => {
+			const parameters: INodeParameters = {
+				...toolNode({ resource: 'call', operation: 'cancelCampaign' }).parameters,
+				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
+			};
+			expect(Object.keys(argumentsOf(toolNode(parameters)))).toEqual(['Campaign']);
+			const run = await runAsTool(parameters, { Campaign: '0123456789abcdef' });
+			expect(outputOf(run)[0].json).toMatchObject({
+				campaign: '0123456789abcdef',
+				halted_by_tag: 'n8n-campaign-halted-0123456789abcdef',
+				calls_canceled: 0,
+			});
+			expect([...sim.org.tags.values()].map((tag) => tag.name)).toContain(
+				'n8n-campaign-halted-0123456789abcdef',
+			);
+		});
+
 		it('Contact → Get Many searches by what the model gave, and only by that', async () => {
 			const garcia = addContact(sim.org, {
 				full_name: 'Lucía Quintanilla',

@@ -63,6 +63,8 @@ export const cancelCampaign: Operation = {
 	endpoint: 'createTag',
 	example: { agentId: sampleById('agent'), campaign: '0123456789abcdef' },
 	fields: CAMPAIGN_TARGET_FIELDS,
+	// as an AI Agent's tool, the model gives the campaign the conversation names
+	modelFills: ['campaign'],
 	execute: perItem(async function (itemIndex) {
 		const { agentId, match, since } = campaignTargetOf(this, itemIndex);
 		// the halt first: a step that places after it sees it and cancels; one before, this read sees

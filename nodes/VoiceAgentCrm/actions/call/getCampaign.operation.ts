@@ -18,6 +18,8 @@ export const getCampaign: Operation = {
 	endpoint: 'listCalls',
 	example: { agentId: sampleById('agent'), campaign: '0123456789abcdef' },
 	fields: CAMPAIGN_TARGET_FIELDS,
+	// as an AI Agent's tool, the model gives the campaign the conversation names
+	modelFills: ['campaign'],
 	execute: perItem(async function (itemIndex) {
 		const { agentId, match, since } = campaignTargetOf(this, itemIndex);
 		const campaigns = await readCampaigns(this, agentId, match, since, itemIndex);

@@ -41,7 +41,7 @@ export const CAMPAIGN_TARGET_FIELDS: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 9f2c4b1a7d3e8f60',
 		description:
-			'The campaign key: the `campaign` of any item Run Campaign answered, e.g. {{ $json.campaign }}',
+			'The campaign key, 16 hex characters: the `campaign` of any item Run Campaign answered',
 		displayOptions: { show: { campaignBy: ['key'] } },
 	},
 	{
