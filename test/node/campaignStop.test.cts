@@ -194,6 +194,16 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 				calls_rang: 2,
 				people_never_called: 4,
 			});
+			const progress = await settle(
+				runOther(operation('getCampaign'), [{ campaign: keyOfCampaign() }]),
+			);
+			expect(progress.items[0].json).toMatchObject({
+				halted: true,
+				not_yet_called: 4,
+				calls_made: 2,
+				calls_canceled: 2,
+				live_calls: 0,
+			});
 			// the same list run again places nothing while the halt stands
 			const again = await settle(runOther(campaign(), people, { executionId: 'exec-again' }));
 			expect(again.items.map((item) => item.json.campaign_status)).toEqual(byStatus);
