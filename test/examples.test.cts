@@ -192,6 +192,19 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 				const tasks = outputOf(run, 'Task to Follow Up');
 				expect(tasks).toHaveLength(1);
 				expect(String(tasks[0].brief)).toMatch(/^Follow up with Finn Kerr .*To Number: must be/);
+				// Get Campaign, once for the campaign: what the items say, read from the call list
+				expect(outputOf(run, 'Campaign Progress')).toEqual([
+					expect.objectContaining({
+						campaign: people[0].campaign,
+						people: 5,
+						invalid: 1,
+						called: { answered: 5, voicemail: 0, no_answer: 0, busy: 0, failed: 0, ended: 0 },
+						waiting_for_redial: 0,
+						not_yet_called: 0,
+						live_calls: 0,
+						calls_made: 7,
+					}),
+				]);
 				// run again: the same list is the same campaign, and nobody is called twice
 				const again = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), drive);
 				expect(outputOf(again, 'Call Campaign').map((person) => person.call_id)).toEqual(

@@ -15,4 +15,14 @@ describe('codex files keep the nodes findable in the editor', () => {
 		expect(codex.categories).not.toContain('AI');
 		expect(codex.alias).toContain(alias);
 	});
+
+	/** What n8n's nodes panel matches a search against: the node's name and its codex aliases. */
+	const searchable = ['Voice Agent CRM', ...actionCodex.alias].map((text) => text.toLowerCase());
+
+	it.each(['campaign', 'dialer', 'call list', 'run campaign', 'upsert', 'sync'])(
+		'the nodes panel finds Voice Agent CRM for "%s" (Call → Run Campaign, Contact → Create or Update)',
+		(search) => {
+			expect(searchable.some((text) => text.includes(search))).toBe(true);
+		},
+	);
 });

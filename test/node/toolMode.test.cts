@@ -90,7 +90,7 @@ describe('The node as an AI Agent tool', () => {
 				description,
 			} as INodeType);
 			expect(told).toBe(toolDescriptionOf(operation));
-			expect(told).toBe(`${operation.option.description}.`);
+			expect(told).toBe(operation.toolDescription ?? `${operation.option.description}.`);
 			expect(told).not.toMatch(EDITOR_ONLY);
 		},
 	);
@@ -269,6 +269,49 @@ describe('The node as an AI Agent tool', () => {
 			// answered with the placement, not a waited record; the call's webhook is not a resume URL
 			expect(output[0].json).not.toHaveProperty('call_status');
 			expect(call.webhook_url ?? null).toBeNull();
+		});
+
+		it('Run Campaign is refused as a tool, before any request, pointing to Place AI Call: a tool call never starts a campaign', async () => {
+			const parameters: INodeParameters = {
+				...toolNode({ resource: 'call', operation: 'runCampaign' }).parameters,
+				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
+				fromNumber: { __rl: true, mode: 'list', value: '+14155550100' },
+				callDays: [1, 2, 3, 4, 5, 6, 7],
+				callFrom: '00:00',
+				callUntil: '24:00',
+			};
+			const run = await runAsTool(parameters, { To_Number: '+14155550199', Full_Name: 'Jane Doe' });
+			const task = run.data.resultData.runData['Voice Agent CRM'][0];
+			expect(task.error?.message).toBe(
+				'Run Campaign is not offered to an AI Agent: a tool call must not start a campaign that calls people for days',
+			);
+			expect(task.error?.description).toMatch(/Call → Place AI Call to call one person/);
+			expect(sim.requests).toHaveLength(0);
+			expect(sim.org.calls.size).toBe(0);
+			// and the agent is told so, before it tries
+			const told = NodeHelpers.getToolDescriptionForNode(toolNode(parameters), {
+				description: toolVariant().description,
+			} as INodeType);
+			expect(told).toMatch(
+				/^Not available to an AI Agent: refuses every call\. To call one person use Place AI Call/,
+			);
+		});
+
+		it('Cancel Campaign as a tool: the model gives the campaign key, and the campaign is halted', async () => {
+			const parameters: INodeParameters = {
+				...toolNode({ resource: 'call', operation: 'cancelCampaign' }).parameters,
+				agentId: { __rl: true, mode: 'list', value: [...sim.org.agents.values()][0].id },
+			};
+			expect(Object.keys(argumentsOf(toolNode(parameters)))).toEqual(['Campaign']);
+			const run = await runAsTool(parameters, { Campaign: '0123456789abcdef' });
+			expect(outputOf(run)[0].json).toMatchObject({
+				campaign: '0123456789abcdef',
+				halted_by_tag: 'n8n-campaign-halted-0123456789abcdef',
+				calls_canceled: 0,
+			});
+			expect([...sim.org.tags.values()].map((tag) => tag.name)).toContain(
+				'n8n-campaign-halted-0123456789abcdef',
+			);
 		});
 
 		it('Contact → Get Many searches by what the model gave, and only by that', async () => {

@@ -64,6 +64,8 @@ export interface Operation {
 	 * The ones not required are optional arguments: the model gives them when the conversation does.
 	 */
 	modelFills?: readonly string[];
+	/** What an AI Agent is told the operation does, when that is not its option's description. */
+	toolDescription?: string;
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }
 

@@ -196,6 +196,15 @@ export async function pauseUnlessStopped(
 	);
 }
 
+/**
+ * The context for what a Stop itself calls for (a campaign canceling the calls it scheduled): its
+ * requests are sent, paced and repeated as any, although the execution's signal is aborted. n8n
+ * lets a stopped node's work run on; only the transport's own Stop checks would hold these back.
+ */
+export function despiteTheStop<T extends ApiContext>(context: T): T {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => undefined } }) as T;
+}
+
 /** Whether the execution was stopped: its aborted request is not repeated, nor waited for. */
 function wasStopped(context: ApiContext): boolean {
 	return cancelSignalOf(context)?.aborted === true;

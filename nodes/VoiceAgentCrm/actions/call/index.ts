@@ -11,7 +11,9 @@ export const resource: ResourceEntry = {
 
 // its operations, one line each (resourceOf in shared/operation.ts lists every export but `resource`)
 export { cancelCall } from './cancel.operation';
+export { cancelCampaign } from './cancelCampaign.operation';
 export { getCall } from './get.operation';
+export { getCampaign } from './getCampaign.operation';
 export { getManyCalls } from './getMany.operation';
 export { getCallStatus } from './getStatus.operation';
 export { placeContactCall } from './placeContactCall.operation';

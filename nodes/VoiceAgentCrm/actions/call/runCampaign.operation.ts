@@ -1,3 +1,6 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sampleById } from '../../shared/operation';
@@ -5,11 +8,29 @@ import { refuseUnreachableWebhookUrl } from '../../shared/webhookReach';
 import { fullNameField, toNumberField } from './fields';
 import { runByPolling } from './campaign/byPolling';
 import { waitForCampaign } from './campaign/byWebhook';
-import { campaignStep } from './campaign/engine';
+import { stepUnlessHalted } from './campaign/halt';
 import { CAMPAIGN_FIELDS, DEFAULT_REMEMBER_DAYS } from './campaign/fields';
 import { campaignItems } from './campaign/outcome';
 import { startRun } from './campaign/start';
+import { untilStopped } from './campaign/stop';
 import { resumeUrlOf } from './placement/waitByWebhook';
+
+/**
+ * Not an AI Agent's tool: a campaign calls many people for days, while a tool call should be one
+ * bounded action that answers at once; each tool call would be a campaign of its own
+ * (docs/forms.md, "As an AI Agent's tool").
+ */
+function refuseAsTool(context: IExecuteFunctions): void {
+	if (!context.getNode().type.endsWith('Tool')) return;
+	throw new NodeOperationError(
+		context.getNode(),
+		'Run Campaign is not offered to an AI Agent: a tool call must not start a campaign that calls people for days',
+		{
+			description:
+				'Give the agent Call → Place AI Call to call one person, and Call → Get Campaign or Call → Cancel Campaign to watch or halt a campaign; run campaigns from a workflow (e.g. one the agent starts with Execute Workflow).',
+		},
+	);
+}
 
 export const runCampaign: Operation = {
 	option: {
@@ -19,6 +40,8 @@ export const runCampaign: Operation = {
 		description:
 			'Call a list of people in their calling hours, a few at a time, redialling who did not answer, never anyone twice',
 	},
+	toolDescription:
+		'Not available to an AI Agent: refuses every call. To call one person use Place AI Call; to watch or halt a campaign use Get Campaign or Cancel Campaign.',
 	kind: 'write',
 	endpoint: 'placePhoneCall',
 	example: {
@@ -33,6 +56,7 @@ export const runCampaign: Operation = {
 	},
 	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, ...CAMPAIGN_FIELDS],
 	async execute(items) {
+		refuseAsTool(this);
 		const options = this.getNodeParameter('campaignOptions', 0, {}) as {
 			resumeByWebhook?: boolean;
 			rememberDays?: number;
@@ -49,7 +73,11 @@ export const runCampaign: Operation = {
 		}
 		if (!webhookUrl) return campaignItems(run, await runByPolling(this, run));
 		if (run.people.length) await refuseUnreachableWebhookUrl(this, webhookUrl, 0);
-		const step = await campaignStep(this, run);
+		const step = await untilStopped(this, run, async (seen) => {
+			const first = await stepUnlessHalted(this, run);
+			seen(first);
+			return first;
+		});
 		if (step.plan.finished) return campaignItems(run, step);
 		return await waitForCampaign(this, run, step, options.rememberDays ?? DEFAULT_REMEMBER_DAYS);
 	},

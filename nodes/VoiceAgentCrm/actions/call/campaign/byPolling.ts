@@ -2,12 +2,15 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../../transport/request';
-import { campaignStep, type CampaignRun, type Step } from './engine';
+import type { CampaignRun, Step } from './engine';
+import { stepUnlessHalted } from './halt';
+import { untilStopped } from './stop';
 
 /**
  * A campaign that holds its worker: it looks at its calls every 15 s while one is ringing or in
  * progress (a look is one listing request per 1,000 calls: at most 4 a minute of the 20 the
- * listing budget allows), and sleeps until the next scheduled call starts when none is.
+ * listing budget allows), and sleeps until the next scheduled call starts when none is. A Stop
+ * ends the sleep or the step, and cancels what the campaign scheduled (campaign/stop.ts).
  */
 const LOOK_EVERY_MS = 15_000;
 
@@ -18,13 +21,23 @@ function nextLookIn(run: CampaignRun, step: Step, now: number): number {
 	return Math.min(...startsLater) - now + LOOK_EVERY_MS;
 }
 
-export async function runByPolling(context: IExecuteFunctions, run: CampaignRun): Promise<Step> {
+/** The steps, a look every so often, until the campaign is finished (or a Stop rejects the sleep). */
+async function stepsUntilFinished(
+	context: IExecuteFunctions,
+	run: CampaignRun,
+	seen: (step: Step) => void,
+): Promise<Step> {
 	const stop = cancelSignalOf(context);
-	let step = await campaignStep(context, run);
+	let step = await stepUnlessHalted(context, run);
+	seen(step);
 	while (!step.plan.finished) {
 		await sleep(nextLookIn(run, step, Date.now()), stop);
-		if (stop?.aborted) break;
-		step = await campaignStep(context, run, step.refusals);
+		step = await stepUnlessHalted(context, run, step);
+		seen(step);
 	}
 	return step;
+}
+
+export async function runByPolling(context: IExecuteFunctions, run: CampaignRun): Promise<Step> {
+	return await untilStopped(context, run, (seen) => stepsUntilFinished(context, run, seen));
 }

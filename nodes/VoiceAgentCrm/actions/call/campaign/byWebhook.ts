@@ -6,7 +6,8 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { campaignStep, type CampaignRun, type Step } from './engine';
+import type { CampaignRun, Step } from './engine';
+import { stepUnlessHalted } from './halt';
 import { campaignItems } from './outcome';
 
 /**
@@ -75,7 +76,7 @@ export async function campaignWebhook(this: IWebhookFunctions): Promise<IWebhook
 		return { webhookResponse: { received: true, resumed: false } };
 	let step: Step;
 	try {
-		step = await stepInTurn(run.campaign, () => campaignStep(this, run));
+		step = await stepInTurn(run.campaign, () => stepUnlessHalted(this, run));
 	} catch {
 		// a failed look leaves the campaign waiting: the next call event takes the step again
 		return { webhookResponse: { received: true, resumed: false } };

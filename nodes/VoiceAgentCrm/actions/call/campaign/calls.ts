@@ -19,6 +19,8 @@ export interface CampaignTrace {
 	n8n_lane: string;
 	/** When the call was set to start (ISO), inside the calling window. */
 	n8n_call_at: string;
+	/** The run's list size and rules, for Get Campaign's counts (campaign/progress.ts). */
+	n8n_campaign_rules: string;
 }
 
 /** A call's result as the campaign reads it: the API's `call_result`, or `ended` for none. */

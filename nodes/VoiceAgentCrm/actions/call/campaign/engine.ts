@@ -5,7 +5,9 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiRequest, type ApiContext } from '../../../transport/request';
 import { fingerprintOf, scanCalls, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
+import type { Halt } from './halt';
 import type { RowProblem } from './people';
+import { campaignRulesTrace } from './progress';
 import { planCampaign, type CampaignRules, type Person, type Placement, type Plan } from './plan';
 
 /**
@@ -89,7 +91,7 @@ const RECENT_MARGIN_MS = 5 * 60_000;
  * again. The horizon then moves up to the oldest call still live (or the margin), so that a long
  * campaign's looks read what may have changed, not every call it made.
  */
-async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
+export async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
 	const recent = await readCampaignCalls(context, run, run.recentSince);
 	const seen = new Set(recent.map((call) => call.id));
 	const calls = [...recent, ...run.earlier.filter((call) => !seen.has(call.id))];
@@ -115,6 +117,7 @@ function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObj
 		n8n_attempt: String(placement.attempt),
 		n8n_lane: String(placement.lane),
 		n8n_call_at: new Date(placement.callAt).toISOString(),
+		n8n_campaign_rules: campaignRulesTrace(run),
 	};
 	return { ...trace, ...campaign };
 }
@@ -159,6 +162,8 @@ async function place(
 		const { payload } = await apiRequest.call(context, 'placePhoneCall', {
 			body: bodyOf(run, placement),
 			itemIndex: placement.person.itemIndex,
+			// a Stop's note is the campaign's own: it reads what was placed and cancels it (byPolling.ts)
+			callerNotesStop: true,
 		});
 		context.logger.info(
 			`Voice Agent CRM: placed call ${String((payload as IDataObject).call_id)}`,
@@ -184,7 +189,7 @@ async function place(
  */
 async function cancel(context: ApiContext, call: CampaignCall) {
 	await apiRequest
-		.call(context, 'cancelCall', { params: { callId: call.id } })
+		.call(context, 'cancelCall', { params: { callId: call.id }, callerNotesStop: true })
 		.catch(() => undefined);
 }
 
@@ -192,6 +197,8 @@ export interface Step {
 	plan: Plan;
 	calls: CampaignCall[];
 	refusals: Refusals;
+	/** Set when Cancel Campaign halted the campaign (campaign/halt.ts): nothing more is placed. */
+	halted?: Halt;
 }
 
 /** Rounds of look, act, look again in one step: each round settles the claims the last one made. */

@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { byClaimOrder, type CampaignCall } from './calls';
 import type { CampaignRun, Step } from './engine';
+import type { Halt } from './halt';
 import type { Person } from './plan';
 
 /**
@@ -25,6 +26,15 @@ function reasonOf(attempts: CampaignCall[], run: CampaignRun): string {
 	if (!run.rules.redialOn.includes(last.result!))
 		return `Ended ${last.result} after ${tries}; Redial On does not include it`;
 	return `Ended ${last.result} after ${tries}, the most Max Tries allows`;
+}
+
+function haltedReason(halt: Halt, tries: number, live: boolean): string {
+	const how = live
+		? 'its call had started and goes on'
+		: tries
+			? `after ${tries} ${tries === 1 ? 'try' : 'tries'}, with no further call`
+			: 'before the person was called';
+	return `Cancel Campaign halted the campaign (tag ${halt.tag}): ${how}. To call again, delete that tag (Tag → Delete) and run the list again.`;
 }
 
 function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
@@ -59,17 +69,20 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 	const redial =
 		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
 	const done = !!last && !live && !redial;
+	const halted = !done && !refusal ? step.halted : undefined;
 	return {
 		call_id: last?.id ?? null,
-		campaign_status: refusal ? 'refused' : done ? 'called' : 'unfinished',
+		campaign_status: refusal ? 'refused' : done ? 'called' : halted ? 'halted' : 'unfinished',
 		result: last?.result ?? null,
 		reason: refusal
 			? `The service refused the call: ${refusal}`
 			: done
 				? reasonOf(attempts, run)
-				: last
-					? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
-					: 'Not called yet',
+				: halted
+					? haltedReason(halted, attempts.length, live)
+					: last
+						? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
+						: 'Not called yet',
 		tries: attempts.length,
 		attempts: attempts.map(attemptOf).reverse(),
 		...who,

@@ -1,0 +1,166 @@
+import { createHash } from 'node:crypto';
+import type { IDataObject } from 'n8n-workflow';
+
+import { apiRequest, type ApiContext } from '../../../transport/request';
+import type { CampaignCall } from './calls';
+import { campaignStep, currentCalls, type CampaignRun, type Refusals, type Step } from './engine';
+import { planCampaign } from './plan';
+
+/**
+ * Halting a campaign everywhere (Call → Cancel Campaign). The service's state is the only store
+ * every step of a campaign shares (another execution, a worker, a webhook handler), so the halt is
+ * a tag of the organization: its name says which campaign, or which workflow's node, is halted.
+ * Every step reads the tag list before it places, and again after it placed: either that read
+ * sees the halt and the step cancels what it placed, or the placement came before the tag, so
+ * before Cancel Campaign's own read of the calls, which cancels it (docs/decisions.md).
+ */
+
+const HALT_PREFIX = 'n8n-campaign-halted-';
+
+/** The tag that halts one campaign: the key each of its items carries in `campaign`. */
+export function haltTagOfCampaign(campaign: string): string {
+	return `${HALT_PREFIX}${campaign}`;
+}
+
+/** The tag that halts every campaign of a workflow's node. */
+export function haltTagOfNode(workflowId: string, node: string): string {
+	const key = createHash('sha256').update(JSON.stringify({ workflowId, node })).digest('hex');
+	return `${HALT_PREFIX}node-${key.slice(0, 16)}`;
+}
+
+/** A halt found in the tag list: the tag's name and its label (who halted what, when). */
+export interface Halt {
+	tag: string;
+	label: string;
+}
+
+/** The first of the tags `names` in the organization's tag list (one read). */
+export async function haltAmong(
+	context: ApiContext,
+	names: string[],
+	itemIndex?: number,
+): Promise<Halt | undefined> {
+	const { payload } = await apiRequest.call(context, 'listTags', { itemIndex });
+	const tag = (payload as IDataObject[]).find((each) => names.includes(String(each.name)));
+	return tag ? { tag: String(tag.name), label: String(tag.label ?? '') } : undefined;
+}
+
+/** The tags that halt a campaign: its own, its workflow's node's. */
+export function haltTagsOf(campaign: string, workflowId: string, node: string): string[] {
+	return [haltTagOfCampaign(campaign), haltTagOfNode(workflowId, node)];
+}
+
+/** The halt of the run's campaign, if Cancel Campaign left one. */
+async function haltOf(context: ApiContext, run: CampaignRun): Promise<Halt | undefined> {
+	return await haltAmong(context, haltTagsOf(run.campaign, run.workflowId, run.node));
+}
+
+/** What canceling a campaign's calls came to. */
+export interface Cancellation {
+	canceled: CampaignCall[];
+	/** Calls that had started ringing (or ended) before their cancel. */
+	rang: CampaignCall[];
+	failed: Array<{ call: CampaignCall; why: string }>;
+}
+
+/**
+ * Cancel every scheduled call among `calls`; the others rang already. A cancel answered 409 came
+ * after the call started (or after another run canceled it): it counts as rung, as the service
+ * no longer holds it scheduled.
+ */
+export async function cancelScheduled(
+	context: ApiContext,
+	calls: CampaignCall[],
+): Promise<Cancellation> {
+	const outcome: Cancellation = { canceled: [], rang: [], failed: [] };
+	for (const call of calls) {
+		if (call.stage === 'canceled') continue;
+		if (!call.scheduled) {
+			outcome.rang.push(call);
+			continue;
+		}
+		try {
+			await apiRequest.call(context, 'cancelCall', {
+				params: { callId: call.id },
+				callerNotesStop: true,
+			});
+			outcome.canceled.push(call);
+		} catch (error) {
+			if (Number((error as { httpCode?: string }).httpCode) === 409) outcome.rang.push(call);
+			else outcome.failed.push({ call, why: (error as Error).message });
+		}
+	}
+	return outcome;
+}
+
+/** The step of a halted campaign: its scheduled calls canceled, nothing placed, the run over. */
+async function haltedStep(
+	context: ApiContext,
+	run: CampaignRun,
+	halt: Halt,
+	refusals: Refusals,
+): Promise<Step> {
+	const calls = await currentCalls(context, run);
+	const own = calls.filter((call) => call.campaign === run.campaign);
+	const { canceled } = await cancelScheduled(context, own);
+	const gone = new Set(canceled.map((call) => call.id));
+	const after = calls.map((call) =>
+		gone.has(call.id) ? { ...call, stage: 'canceled' as const, scheduled: false } : call,
+	);
+	const { heldElsewhere } = planCampaign({
+		campaign: run.campaign,
+		people: run.people,
+		calls: after,
+		rules: run.rules,
+		now: Date.now(),
+		leadMs: 0,
+		refused: new Set(refusals.keys()),
+	});
+	const plan = { place: [], cancel: [], heldElsewhere, finished: true };
+	return { plan, calls: after, refusals, halted: halt };
+}
+
+/** Whether the step placed calls: live campaign calls the step before did not have. */
+function placedIn(step: Step, run: CampaignRun, before: Step | undefined): boolean {
+	const known = new Set(before?.calls.map((call) => call.id));
+	return step.calls.some(
+		(call) => call.campaign === run.campaign && call.stage === 'live' && !known.has(call.id),
+	);
+}
+
+/**
+ * How often a run that holds its worker reads the halt before a step: a halt ends it within
+ * this much (or at its next placement, which always reads it).
+ */
+const HALT_LOOK_EVERY_MS = 60_000;
+
+/** When each run in this process last read the halt before a step. */
+const haltReadAt = new WeakMap<CampaignRun, number>();
+
+function haltReadDue(run: CampaignRun): boolean {
+	return Date.now() - (haltReadAt.get(run) ?? -Infinity) >= HALT_LOOK_EVERY_MS;
+}
+
+/**
+ * One step of the campaign unless it is halted. The halt is read after every step that placed
+ * calls (those are canceled if it is there: the placement may have come after the halt), and
+ * before a step at most once a minute (a webhook's step, whose run is new each time, every time).
+ * Costs one tag list read per placing step and one a minute, on the organization budget.
+ */
+export async function stepUnlessHalted(
+	context: ApiContext,
+	run: CampaignRun,
+	before?: Step,
+): Promise<Step> {
+	const refusals: Refusals = before?.refusals ?? new Map();
+	if (!run.people.length) return await campaignStep(context, run, refusals);
+	if (haltReadDue(run)) {
+		haltReadAt.set(run, Date.now());
+		const halt = await haltOf(context, run);
+		if (halt) return await haltedStep(context, run, halt, refusals);
+	}
+	const step = await campaignStep(context, run, refusals);
+	if (!placedIn(step, run, before)) return step;
+	const halt = await haltOf(context, run);
+	return halt ? await haltedStep(context, run, halt, refusals) : step;
+}
