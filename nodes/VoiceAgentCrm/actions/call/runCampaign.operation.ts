@@ -1,3 +1,4 @@
+import { defaultCountryField } from '../../shared/fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sampleById } from '../../shared/operation';
@@ -31,7 +32,14 @@ export const runCampaign: Operation = {
 		callUntil: '24:00',
 		redialOn: [],
 	},
-	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, ...CAMPAIGN_FIELDS],
+	fields: [
+		agentLocator(),
+		fromNumberLocator(),
+		toNumberField,
+		defaultCountryField,
+		fullNameField,
+		...CAMPAIGN_FIELDS,
+	],
 	async execute(items) {
 		const options = this.getNodeParameter('campaignOptions', 0, {}) as {
 			resumeByWebhook?: boolean;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/operation';
 import { continueOrThrow } from '../../shared/operation';
+import { defaultCountryOf } from '../../shared/validation';
 import { BatchSender, recordRows, type Batch, type BatchOutcome, type Pending } from './batches';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
@@ -46,7 +47,15 @@ export const sendEvents: Operation = {
 		const mode = options.output ?? 'events';
 		const tally = new EventTally(items.length, mode !== 'summary');
 		const reader = eventReader(this, items);
-		const prepare = rowPreparer(this, reader.read, options.deriveEventIds ?? 'whenTimed', tally);
+		// read once, like the field names: rows read as they are sent cannot fail on it later
+		const defaultCountry = defaultCountryOf(this, 0);
+		const prepare = rowPreparer(
+			this,
+			reader.read,
+			options.deriveEventIds ?? 'whenTimed',
+			tally,
+			defaultCountry,
+		);
 		const sender = new BatchSender(this, { rowWord: 'item' });
 		const fold = (outcome: BatchOutcome | undefined) => {
 			if (!outcome) return;
@@ -88,6 +97,7 @@ function rowPreparer(
 	read: EventReader['read'],
 	deriveIds: DeriveIds,
 	tally: EventTally,
+	defaultCountry: string | undefined,
 ) {
 	const now = Date.now();
 	return (row: number): Pending | undefined => {
@@ -98,7 +108,7 @@ function rowPreparer(
 			tally.failed(row, continueOrThrow(context, error, row));
 			return undefined;
 		}
-		const verdict = checkEvent(raw, now);
+		const verdict = checkEvent(raw, now, defaultCountry);
 		if (!verdict.send) {
 			tally.answered(row, verdict.result);
 			return undefined;
