@@ -201,6 +201,17 @@ function international(written: string, digits: string): PhoneReading {
 	return e164(`+${plan.code}${national}`);
 }
 
+/**
+ * What every stored form of an E.164 number contains, to search a partial-match filter with: the
+ * national number after the code of a table's country ("+4402079460381", kept with its trunk 0 by
+ * an older rule or another tool, contains 2079460381 too), else the digits without +.
+ */
+export function searchDigits(e164: string): string {
+	const digits = e164.replace(/^\+/, '');
+	const plan = planOfDigits(digits);
+	return plan ? digits.slice(plan.code.length) : digits;
+}
+
 /** The plan whose country code begins the digits: codes are prefix-free, so at most one. */
 function planOfDigits(digits: string): NumberingPlan | undefined {
 	for (const length of [1, 2, 3]) {
