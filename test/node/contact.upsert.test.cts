@@ -74,10 +74,7 @@ describe('Contact → Create or Update through the engine against the simulator'
 		]);
 		// a few rows: one lookup each, by the digits after the country code (the list filter is a
 		// partial match, and a number stored with its trunk 0 kept contains them too)
-		expect(listings(before).map((r) => r.query.phone_number)).toEqual([
-			'600000001',
-			'600000002',
-		]);
+		expect(listings(before).map((r) => r.query.phone_number)).toEqual(['600000001', '600000002']);
 		expect(sim.org.contacts.get(ana.id)).toMatchObject({
 			full_name: 'Ana Torres',
 			email: 'ana@example.com',

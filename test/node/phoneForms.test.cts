@@ -268,6 +268,38 @@ describe('phone numbers as CRMs hold them', () => {
 			expect(sim.requestsTo('POST', '/v1/events')).toHaveLength(before);
 		});
 
+		it("from a file with Default Country GB: each row's phone sent in E.164, a row whose phone cannot be read answered invalid with its row (line) number", async () => {
+			const before = sim.requestsTo('POST', '/v1/events').length;
+			const csv = [
+				'event_name,phone',
+				'trial_started,0207 946 0104',
+				'trial_started,"+44 (0) 20 7946 0105"',
+				'trial_started,7946 0106',
+			].join('\n');
+			const { items, error } = await runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: {
+					resource: 'event',
+					operation: 'send',
+					eventInput: 'file',
+					defaultCountry: 'GB',
+					options: {},
+				},
+				items: [{}],
+				binary: [csvFile(csv)],
+			});
+			expect(error).toBeUndefined();
+			const posts = sim.requestsTo('POST', '/v1/events').slice(before);
+			const sent = posts.flatMap((post) => (post.body as { events: IDataObject[] }).events);
+			expect(sent.map((event) => (event.contact as IDataObject).phone)).toEqual([
+				'+442079460104',
+				'+442079460105',
+			]);
+			expect(JSON.stringify(items[0].json)).toMatch(
+				/"row":4,"status":"invalid","reason":"contact\.phone must be/,
+			);
+		});
+
 		it('without Default Country the phone is sent as written (the service compares its last 10 digits)', async () => {
 			const { items } = await send('0207 946 0103', '');
 			expect(items[0].json.error).toBeUndefined();
