@@ -300,6 +300,38 @@ describe('phone numbers as CRMs hold them', () => {
 			);
 		});
 
+		it("Map Automatically with Default Country from each row: each phone read with its row's country; a row whose country is none of the table answered invalid, naming Default Country; the others sent", async () => {
+			const before = sim.requestsTo('POST', '/v1/events').length;
+			const { items, error } = await run(
+				{
+					resource: 'event',
+					operation: 'send',
+					eventInput: 'autoMapInputData',
+					defaultCountry: '={{ $json.country }}',
+					options: {},
+				},
+				[
+					{ event_name: 'signed_up', phone: '(212) 555-0107', country: 'US' },
+					{ event_name: 'signed_up', phone: '0207 946 0107', country: 'XX' },
+					{ event_name: 'signed_up', phone: '0207 946 0107', country: 'GB' },
+				],
+				false,
+			);
+			expect(error).toBeUndefined();
+			expect(items.map((item) => item.json.status)).toEqual(['created', 'invalid', 'created']);
+			expect(String((items[1].json.errors as string[])[0])).toMatch(
+				/^Default Country: must be a country of the node's numbering table.*\(got "XX"\)/,
+			);
+			const sent = sim
+				.requestsTo('POST', '/v1/events')
+				.slice(before)
+				.flatMap((post) => (post.body as { events: IDataObject[] }).events);
+			expect(sent.map((event) => (event.contact as IDataObject).phone)).toEqual([
+				'+12125550107',
+				'+442079460107',
+			]);
+		});
+
 		it('without Default Country the phone is sent as written (the service compares its last 10 digits)', async () => {
 			const { items } = await send('0207 946 0103', '');
 			expect(items[0].json.error).toBeUndefined();

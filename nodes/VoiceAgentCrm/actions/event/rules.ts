@@ -48,6 +48,9 @@ export interface EventResult extends IDataObject {
 	errors?: string[];
 }
 
+/** The Default Country of the contact's phone as read from the row's parameter: a country, none, or what is wrong with it. */
+export type PhoneCountry = { country?: string } | { problem: string };
+
 /** What the node decided about one event before sending anything. */
 export type Verdict =
 	| {
@@ -148,10 +151,10 @@ function hasContactIdentifier(contact: unknown): boolean {
  * (`shared/phoneNumbers.ts`) and sent in E.164, or the event is `invalid`; without one it is sent
  * as written, the service's own rule (7 digits, compared by the last 10).
  */
-export function checkEvent(raw: IDataObject, now: number, defaultCountry?: string): Verdict {
+export function checkEvent(raw: IDataObject, now: number, phoneCountry?: PhoneCountry): Verdict {
 	const eventId = eventIdOf(raw);
 	const event: IDataObject = { ...raw };
-	const phoneError = defaultCountry === undefined ? [] : readContactPhone(event, defaultCountry);
+	const phoneError = phoneCountry ? readContactPhone(event, phoneCountry) : [];
 	if (eventId === undefined) delete event.event_id;
 	else event.event_id = eventId as string;
 
@@ -262,10 +265,13 @@ function occurredAtErrors(value: unknown, at: number | undefined, now: number): 
 }
 
 /** The contact's phone in E.164 (on a copy of the contact: the row's own object is not changed), or why it cannot be read. */
-function readContactPhone(event: IDataObject, defaultCountry: string): string[] {
+function readContactPhone(event: IDataObject, phoneCountry: PhoneCountry): string[] {
 	const contact = event.contact;
 	if (!isObject(contact) || typeof contact.phone !== 'string') return [];
-	const reading = readPhoneNumber(contact.phone, defaultCountry);
+	if ('problem' in phoneCountry) return [phoneCountry.problem];
+	// None: the phone is sent as written
+	if (phoneCountry.country === undefined) return [];
+	const reading = readPhoneNumber(contact.phone, phoneCountry.country);
 	if ('problem' in reading)
 		return [`contact.phone ${reading.problem} (got "${shortened(contact.phone, 80)}")`];
 	event.contact = { ...contact, phone: reading.e164 };

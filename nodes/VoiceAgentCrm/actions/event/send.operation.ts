@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/operation';
 import { continueOrThrow } from '../../shared/operation';
-import { defaultCountryOf } from '../../shared/validation';
+import { readDefaultCountry } from '../../shared/validation';
 import { BatchSender, recordRows, type Batch, type BatchOutcome, type Pending } from './batches';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { sendFromFiles } from './file/sendFile';
-import { checkEvent } from './rules';
+import { checkEvent, type PhoneCountry } from './rules';
 import { sendFields } from './send.fields';
 import { EventTally, notSentHint } from './tally';
 
@@ -47,15 +47,7 @@ export const sendEvents: Operation = {
 		const mode = options.output ?? 'events';
 		const tally = new EventTally(items.length, mode !== 'summary');
 		const reader = eventReader(this, items);
-		// read once, like the field names: rows read as they are sent cannot fail on it later
-		const defaultCountry = defaultCountryOf(this, 0);
-		const prepare = rowPreparer(
-			this,
-			reader.read,
-			options.deriveEventIds ?? 'whenTimed',
-			tally,
-			defaultCountry,
-		);
+		const prepare = rowPreparer(this, reader.read, options.deriveEventIds ?? 'whenTimed', tally);
 		const sender = new BatchSender(this, { rowWord: 'item' });
 		const fold = (outcome: BatchOutcome | undefined) => {
 			if (!outcome) return;
@@ -97,7 +89,6 @@ function rowPreparer(
 	read: EventReader['read'],
 	deriveIds: DeriveIds,
 	tally: EventTally,
-	defaultCountry: string | undefined,
 ) {
 	const now = Date.now();
 	return (row: number): Pending | undefined => {
@@ -108,7 +99,7 @@ function rowPreparer(
 			tally.failed(row, continueOrThrow(context, error, row));
 			return undefined;
 		}
-		const verdict = checkEvent(raw, now, defaultCountry);
+		const verdict = checkEvent(raw, now, defaultCountryOfRow(context, row));
 		if (!verdict.send) {
 			tally.answered(row, verdict.result);
 			return undefined;
@@ -118,6 +109,19 @@ function rowPreparer(
 			event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
 		return { row, event, anonymous };
 	};
+}
+
+/**
+ * The row's Default Country, read as the event's other fields are: a value that is no country of
+ * the table is the row's problem (answered `invalid` when it has a phone to read), never the run's,
+ * because rows read as they are sent must not stop the run half-way.
+ */
+function defaultCountryOfRow(context: IExecuteFunctions, row: number): PhoneCountry {
+	try {
+		return readDefaultCountry(context.getNodeParameter('defaultCountry', row, ''));
+	} catch (error) {
+		return { problem: `Default Country: ${(error as Error).message}` };
+	}
 }
 
 /** The error that stops the run, saying what earlier requests stored and what was not sent. */

@@ -159,7 +159,7 @@ async function sendFile(
 	};
 	const occurrences = new Occurrences();
 	const now = Date.now();
-	const defaultCountry = defaultCountryOf(context, itemIndex);
+	const phoneCountry = { country: defaultCountryOf(context, itemIndex) };
 	try {
 		const pieces = binary.id
 			? await context.helpers.getBinaryStream(binary.id)
@@ -185,7 +185,7 @@ async function sendFile(
 			const verdict = checkEvent(
 				eventFromRow(record.fields as IDataObject, columns, zone, others, read),
 				now,
-				defaultCountry,
+				phoneCountry,
 			);
 			if (!verdict.send) {
 				if (!skipped) report.answered(record.row, verdict.result);
