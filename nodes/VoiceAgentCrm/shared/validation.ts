@@ -49,7 +49,7 @@ export const E164 = phoneNumber();
 const COUNTRY_EXPECTED =
 	"must be a country of the node's numbering table, as its ISO 3166 code like GB or US (docs/forms.md lists them)";
 /** The Default Country of national phone numbers: a table's country in upper case, or undefined (none). */
-export const DEFAULT_COUNTRY = z.preprocess(
+const DEFAULT_COUNTRY = z.preprocess(
 	(value) => (value === undefined || value === null ? '' : value),
 	text(COUNTRY_EXPECTED)
 		.transform((country) => country.toUpperCase())
@@ -57,12 +57,15 @@ export const DEFAULT_COUNTRY = z.preprocess(
 		.transform((country) => country || undefined),
 );
 
+/** A Default Country as read: a country of the table, none, or what is wrong with it. */
+export type DefaultCountryReading = { country?: string } | { problem: string };
+
 /**
  * The Default Country parameter of an item, checked: the country, or the problem worded as the
  * forms word it (the field named, what is expected, what was given), for the caller to refuse the
  * item or the row with.
  */
-export function readDefaultCountry(value: unknown): { country?: string } | { problem: string } {
+export function readDefaultCountry(value: unknown): DefaultCountryReading {
 	const parsed = DEFAULT_COUNTRY.safeParse(value);
 	if (parsed.success) return { country: parsed.data };
 	return { problem: `Default Country: ${parsed.error.issues[0].message} (got ${shown(value)})` };

@@ -192,9 +192,6 @@ function contactSchema(defaultCountry: string | undefined) {
 
 const SCHEMAS = new Map<string, ReturnType<typeof contactSchema>>();
 
-/** Phones in international form only (no Default Country). */
-export const contactFieldsSchema = contactFieldsSchemaFor(undefined);
-
 export type ContactInput = Partial<Record<ContactParameter, unknown>>;
 
 /** The parameters as validation sees them: the fixed collection's rows as a plain list. */

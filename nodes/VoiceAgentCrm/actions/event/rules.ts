@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
 import { readPhoneNumber } from '../../shared/phoneNumbers';
+import type { DefaultCountryReading } from '../../shared/validation';
 import { UUID_REGEX } from '../../shared/text';
 import { shortened } from '../../transport/text';
 
@@ -47,9 +48,6 @@ export interface EventResult extends IDataObject {
 	reason?: string;
 	errors?: string[];
 }
-
-/** The Default Country of the contact's phone as read from the row's parameter: a country, none, or what is wrong with it. */
-export type PhoneCountry = { country?: string } | { problem: string };
 
 /** What the node decided about one event before sending anything. */
 export type Verdict =
@@ -151,7 +149,11 @@ function hasContactIdentifier(contact: unknown): boolean {
  * (`shared/phoneNumbers.ts`) and sent in E.164, or the event is `invalid`; without one it is sent
  * as written, the service's own rule (7 digits, compared by the last 10).
  */
-export function checkEvent(raw: IDataObject, now: number, phoneCountry?: PhoneCountry): Verdict {
+export function checkEvent(
+	raw: IDataObject,
+	now: number,
+	phoneCountry?: DefaultCountryReading,
+): Verdict {
 	const eventId = eventIdOf(raw);
 	const event: IDataObject = { ...raw };
 	const phoneError = phoneCountry ? readContactPhone(event, phoneCountry) : [];
@@ -265,7 +267,7 @@ function occurredAtErrors(value: unknown, at: number | undefined, now: number): 
 }
 
 /** The contact's phone in E.164 (on a copy of the contact: the row's own object is not changed), or why it cannot be read. */
-function readContactPhone(event: IDataObject, phoneCountry: PhoneCountry): string[] {
+function readContactPhone(event: IDataObject, phoneCountry: DefaultCountryReading): string[] {
 	const contact = event.contact;
 	if (!isObject(contact) || typeof contact.phone !== 'string') return [];
 	if ('problem' in phoneCountry) return [phoneCountry.problem];

@@ -2,12 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/operation';
 import { continueOrThrow } from '../../shared/operation';
-import { readDefaultCountry } from '../../shared/validation';
+import { readDefaultCountry, type DefaultCountryReading } from '../../shared/validation';
 import { BatchSender, recordRows, type Batch, type BatchOutcome, type Pending } from './batches';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
 import { sendFromFiles } from './file/sendFile';
-import { checkEvent, type PhoneCountry } from './rules';
+import { checkEvent } from './rules';
 import { sendFields } from './send.fields';
 import { EventTally, notSentHint } from './tally';
 
@@ -116,7 +116,7 @@ function rowPreparer(
  * the table is the row's problem (answered `invalid` when it has a phone to read), never the run's,
  * because rows read as they are sent must not stop the run half-way.
  */
-function defaultCountryOfRow(context: IExecuteFunctions, row: number): PhoneCountry {
+function defaultCountryOfRow(context: IExecuteFunctions, row: number): DefaultCountryReading {
 	try {
 		return readDefaultCountry(context.getNodeParameter('defaultCountry', row, ''));
 	} catch (error) {
