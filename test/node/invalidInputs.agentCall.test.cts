@@ -72,7 +72,7 @@ const CASES: Array<{ what: string; parameters: INodeParameters; field: string; e
 	[
 		{
 			what: 'a malformed to-number',
-			parameters: phoneCall({ toNumber: '0034 600 000 001' }),
+			parameters: phoneCall({ toNumber: '+34 600 000 001 ext 2' }),
 			field: 'To Number',
 			expected: /E\.164/,
 		},

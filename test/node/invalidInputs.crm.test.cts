@@ -16,8 +16,9 @@ interface Case {
 const CASES: Case[] = [
 	// Contact
 	{
-		name: 'Create: phone number with a national prefix',
-		parameters: { resource: 'contact', operation: 'create', phoneNumber: '0034611222333' },
+		// 0034… is read as +34… (00 for +); a national trunk prefix without a country is not
+		name: 'Create: phone number with a national prefix and no country',
+		parameters: { resource: 'contact', operation: 'create', phoneNumber: '(0) 611 222 333' },
 		field: 'Phone Number',
 		expected: 'E.164',
 	},

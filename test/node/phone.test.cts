@@ -17,13 +17,21 @@ const ACCEPTED: Array<[string, string]> = [
 	['+1 (415) 555-0123', '+14155550123'],
 	['+34 612.345.678', '+34612345678'],
 	[' +33 6 12 34 56 78 ', '+33612345678'],
+	// the trunk 0 of a country that uses one, in a longer group or without brackets; 00 for +
+	['+44 (020) 7946 0958', '+442079460958'],
+	['+44 020 7946 0958', '+442079460958'],
+	['0044 20 7946 0958', '+442079460958'],
+	// Italy's leading 0 is part of the number
+	['+39 06 1234 5678', '+390612345678'],
 ];
 
 const REFUSED: Array<[string, string]> = [
-	['+44 (020) 7946 0958', 'the trunk 0 inside a longer group would be dialled'],
 	['+44 20 (0) 7946 0958', 'a (0) that does not follow the country code'],
-	['0044 20 7946 0958', 'no +'],
-	['020 7946 0958', 'no country code'],
+	[
+		'+595 021 123456',
+		'a 0 after a code the numbering table does not list: trunk prefix or part of the number',
+	],
+	['020 7946 0958', 'no country code, and no Default Country'],
 	['+44 20 7946 0958 / +44 20 7946 0959', 'two numbers'],
 	['+1 415 555 0123 ext. 12', 'an extension'],
 	['+44 (0)', 'no number after the trunk prefix'],
@@ -155,7 +163,8 @@ describe('phone inputs', () => {
 			if (property.modes) expect(property.hint).toBeUndefined();
 			const hint = typed?.hint ?? property.hint;
 			expect(hint).toContain('+ and country code');
-			expect(hint).toContain('a (0) after the country code are dropped');
+			expect(hint).toContain('or national with a Default Country');
+			expect(hint).toContain('a trunk 0 are dropped');
 			// n8n's lint keeps hints within 120 characters
 			expect(hint!.length).toBeLessThanOrEqual(120);
 		}

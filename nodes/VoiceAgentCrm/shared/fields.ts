@@ -1,11 +1,29 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
+import { NUMBERING_PLANS } from './phoneNumbers';
 import { validateItem } from './validation';
 
 /** The hint under every phone field that is checked as E.164 (`validation.ts`): the forms it accepts. */
 export const PHONE_INPUT_HINT =
-	'+ and country code, e.g. +14155550123. Spaces, dashes, dots, brackets and a (0) after the country code are dropped.';
+	'+ and country code, e.g. +14155550123, or national with a Default Country. Spaces, brackets, a trunk 0 are dropped.';
+
+/**
+ * The country of phone numbers written without + and country code, beside every phone field that
+ * is read as E.164: the countries of the numbering-plan table (`phoneNumbers.ts`), or none.
+ */
+export const defaultCountryField: INodeProperties = {
+	displayName: 'Default Country',
+	name: 'defaultCountry',
+	type: 'options',
+	default: '',
+	options: [
+		{ name: 'None (Numbers Have + and Country Code)', value: '' },
+		...NUMBERING_PLANS.map((plan) => ({ name: plan.name, value: plan.country })),
+	],
+	description:
+		'Country of phone numbers written without + and country code: with United Kingdom, 020 7946 0381 is called as +442079460381. With None such numbers are refused. An expression gives an ISO code such as GB.',
+};
 
 /** Return All / Limit, the pair every list operation offers. */
 export const returnAllFields: INodeProperties[] = [

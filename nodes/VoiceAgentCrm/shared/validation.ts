@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { shortened } from '../transport/text';
+import { E164_EXPECTED, planOfCountry, readPhoneNumber } from './phoneNumbers';
 import { UUID_REGEX } from './text';
 
 /**
@@ -18,21 +19,66 @@ function text(expected: string) {
 const UUID_EXPECTED = 'must be a UUID, like 3f2b8c1e-5d4a-4e7b-9c1d-2a6f8e9b0c3d';
 export const UUID = text(UUID_EXPECTED).regex(UUID_REGEX, UUID_EXPECTED);
 
-const E164_EXPECTED =
-	'must be a phone number in international E.164 format: + then 8 to 15 digits, like +14155550123';
-/** "+44 (0) 20 …": the national trunk prefix written after the country code, which a call must not dial. */
-const TRUNK_PREFIX_AFTER_COUNTRY_CODE = /^\+(\d{1,3})\s*\(0\)/;
 /**
- * A phone number as people paste it ("+1 (415) 555-0123", "+34 612.345.678", "+44 (0) 20 7946
- * 0958"), sent in E.164: a `(0)` right after the country code is dropped, then the spaces, dashes,
- * dots and parentheses. Anything else that is not one E.164 number is refused, never guessed: no
- * + and country code, another `(0…)` group (its digits would be dialled), letters, two numbers.
+ * A phone number as people paste it ("+1 (415) 555-0123", "+44 020 7946 0958", "0044 …"), sent
+ * in E.164; with a Default Country (ISO alpha-2), national numbers of that country too. The rules
+ * are `phoneNumbers.ts`'s: anything that is not one number is refused with the reason, never guessed.
  */
-export const E164 = text(E164_EXPECTED)
-	.transform((phone) => phone.replace(TRUNK_PREFIX_AFTER_COUNTRY_CODE, '+$1 '))
-	.refine((phone) => !/\(\s*0/.test(phone), E164_EXPECTED)
-	.transform((phone) => phone.replace(/[\s().-]/g, ''))
-	.pipe(z.string().regex(/^\+[1-9]\d{7,14}$/, E164_EXPECTED));
+export function phoneNumber(defaultCountry?: string) {
+	const key = defaultCountry ?? '';
+	let schema = PHONE_SCHEMAS.get(key);
+	if (!schema) PHONE_SCHEMAS.set(key, (schema = phoneSchema(defaultCountry)));
+	return schema;
+}
+
+function phoneSchema(defaultCountry: string | undefined) {
+	return text(E164_EXPECTED).transform((phone, context) => {
+		const reading = readPhoneNumber(phone, defaultCountry);
+		if ('e164' in reading) return reading.e164;
+		context.addIssue({ code: 'custom', message: reading.problem });
+		return z.NEVER;
+	});
+}
+
+/** One schema per Default Country: a file of 100,000 rows builds it once. */
+const PHONE_SCHEMAS = new Map<string, ReturnType<typeof phoneSchema>>();
+
+/** A number given in international form: From Number, and any phone read without a Default Country. */
+export const E164 = phoneNumber();
+
+const COUNTRY_EXPECTED =
+	"must be a country of the node's numbering table, as its ISO 3166 code like GB or US (docs/forms.md lists them)";
+/** The Default Country of national phone numbers: a table's country in upper case, or undefined (none). */
+const DEFAULT_COUNTRY = z.preprocess(
+	(value) => (value === undefined || value === null ? '' : value),
+	text(COUNTRY_EXPECTED)
+		.transform((country) => country.toUpperCase())
+		.refine((country) => country === '' || planOfCountry(country) !== undefined, COUNTRY_EXPECTED)
+		.transform((country) => country || undefined),
+);
+
+/** A Default Country as read: a country of the table, none, or what is wrong with it. */
+export type DefaultCountryReading = { country?: string } | { problem: string };
+
+/**
+ * The Default Country parameter of an item, checked: the country, or the problem worded as the
+ * forms word it (the field named, what is expected, what was given), for the caller to refuse the
+ * item or the row with.
+ */
+export function readDefaultCountry(value: unknown): DefaultCountryReading {
+	const parsed = DEFAULT_COUNTRY.safeParse(value);
+	if (parsed.success) return { country: parsed.data };
+	return { problem: `Default Country: ${parsed.error.issues[0].message} (got ${shown(value)})` };
+}
+
+/** The item's Default Country; an item whose Default Country is no country of the table fails, naming the field. */
+export function defaultCountryOf(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): string | undefined {
+	const read = readDefaultCountry(context.getNodeParameter('defaultCountry', itemIndex, ''));
+	return 'problem' in read ? failItem(context, itemIndex, [read.problem]) : read.country;
+}
 
 const ZONE_EXPECTED = 'must be an IANA time zone, like Europe/Madrid or America/New_York';
 export const IANA_ZONE = text(ZONE_EXPECTED).refine(isTimeZone, ZONE_EXPECTED);

@@ -11,25 +11,36 @@ import {
 	placementInput,
 	toNumberField,
 } from './fields';
+import { defaultCountryField } from '../../shared/fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { sampleById } from '../../shared/operation';
 import { WAIT_FIELDS } from './placement/waitFields';
-import { E164, NON_EMPTY, UUID, validateItem } from '../../shared/validation';
+import {
+	defaultCountryOf,
+	E164,
+	NON_EMPTY,
+	phoneNumber,
+	UUID,
+	validateItem,
+} from '../../shared/validation';
 import { placementExecute, startsAtOf } from './placement/placeAndAwait';
 
-const PHONE_CALL = PLACEMENT_OPTIONS.extend({
-	agentId: UUID,
-	fromNumber: E164,
-	toNumber: E164,
-	fullName: NON_EMPTY,
-	email: z.string().trim().optional(),
-	country: z.string().trim().optional(),
-	delay: DELAY.optional(),
-}).refine((input) => !(input.delay && input.scheduleZone !== undefined), {
-	path: ['delay'],
-	message: 'give either a delay or a schedule, not both',
-});
+/** The call's rules; To Number read with the item's Default Country. */
+function phoneCallSchema(defaultCountry: string | undefined) {
+	return PLACEMENT_OPTIONS.extend({
+		agentId: UUID,
+		fromNumber: E164,
+		toNumber: phoneNumber(defaultCountry),
+		fullName: NON_EMPTY,
+		email: z.string().trim().optional(),
+		country: z.string().trim().optional(),
+		delay: DELAY.optional(),
+	}).refine((input) => !(input.delay && input.scheduleZone !== undefined), {
+		path: ['delay'],
+		message: 'give either a delay or a schedule, not both',
+	});
+}
 
 const LABELS = {
 	...PLACEMENT_LABELS,
@@ -61,6 +72,7 @@ export const placePhoneCall: Operation = {
 		agentLocator(),
 		fromNumberLocator(),
 		toNumberField,
+		defaultCountryField,
 		fullNameField,
 		phoneCallOptions,
 		...WAIT_FIELDS,
@@ -69,7 +81,7 @@ export const placePhoneCall: Operation = {
 		const options = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 		const input = validateItem(
 			this,
-			PHONE_CALL,
+			phoneCallSchema(defaultCountryOf(this, itemIndex)),
 			{
 				agentId: this.getNodeParameter('agentId', itemIndex, '', { extractValue: true }),
 				fromNumber: this.getNodeParameter('fromNumber', itemIndex, '', { extractValue: true }),

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { defaultCountryField } from '../../shared/fields';
 import { agentLocator, fromNumberLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sampleById } from '../../shared/operation';
@@ -54,7 +55,14 @@ export const runCampaign: Operation = {
 		callUntil: '24:00',
 		redialOn: [],
 	},
-	fields: [agentLocator(), fromNumberLocator(), toNumberField, fullNameField, ...CAMPAIGN_FIELDS],
+	fields: [
+		agentLocator(),
+		fromNumberLocator(),
+		toNumberField,
+		defaultCountryField,
+		fullNameField,
+		...CAMPAIGN_FIELDS,
+	],
 	async execute(items) {
 		refuseAsTool(this);
 		const options = this.getNodeParameter('campaignOptions', 0, {}) as {

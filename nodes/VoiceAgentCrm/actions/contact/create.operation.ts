@@ -3,13 +3,13 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	CONTACT_FIELD_LABELS,
 	contactBody,
-	contactFieldsSchema,
+	contactFieldsSchemaFor,
 	contactInput,
 	createContactFields,
 } from './fields';
 import type { Operation } from '../../shared/operation';
 import { perItem, sample } from '../../shared/operation';
-import { validateItem } from '../../shared/validation';
+import { defaultCountryOf, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
 export const createContact: Operation = {
@@ -31,7 +31,7 @@ export const createContact: Operation = {
 		});
 		const fields = validateItem(
 			this,
-			contactFieldsSchema.required({ phoneNumber: true }),
+			contactFieldsSchemaFor(defaultCountryOf(this, itemIndex)).required({ phoneNumber: true }),
 			input,
 			itemIndex,
 			CONTACT_FIELD_LABELS,

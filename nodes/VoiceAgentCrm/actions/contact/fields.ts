@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { PHONE_INPUT_HINT } from '../../shared/fields';
-import { E164, EMAIL, NON_EMPTY } from '../../shared/validation';
+import { defaultCountryField, PHONE_INPUT_HINT } from '../../shared/fields';
+import { EMAIL, NON_EMPTY, phoneNumber } from '../../shared/validation';
 
 /**
  * The writable fields of a contact, shared by Create and Update: the same set for both (the
@@ -128,6 +128,7 @@ export const optionalContactFields: INodeProperties[] = [
 /** Create: the phone number is its own required field; the rest are Additional Fields. */
 export const createContactFields: INodeProperties[] = [
 	{ ...phoneNumberField, required: true },
+	defaultCountryField,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -159,6 +160,7 @@ export const updateContactFields: INodeProperties[] = [
 			{ ...phoneNumberField, description: `New ${PHONE_NUMBER_DESCRIPTION}` },
 		],
 	},
+	defaultCountryField,
 ];
 
 const additionalDataEntry = z.object({
@@ -167,16 +169,28 @@ const additionalDataEntry = z.object({
 	value: z.string({ message: 'must be text' }),
 });
 
-export const contactFieldsSchema = z
-	.object({
-		phoneNumber: E164,
-		fullName: z.string(),
-		email: EMAIL,
-		country: z.string(),
-		description: z.string(),
-		additionalData: z.array(additionalDataEntry),
-	})
-	.partial();
+/** The contact's rules, its phone read with a Default Country (one schema per country, built once). */
+export function contactFieldsSchemaFor(defaultCountry: string | undefined) {
+	const key = defaultCountry ?? '';
+	let schema = SCHEMAS.get(key);
+	if (!schema) SCHEMAS.set(key, (schema = contactSchema(defaultCountry)));
+	return schema;
+}
+
+function contactSchema(defaultCountry: string | undefined) {
+	return z
+		.object({
+			phoneNumber: phoneNumber(defaultCountry),
+			fullName: z.string(),
+			email: EMAIL,
+			country: z.string(),
+			description: z.string(),
+			additionalData: z.array(additionalDataEntry),
+		})
+		.partial();
+}
+
+const SCHEMAS = new Map<string, ReturnType<typeof contactSchema>>();
 
 export type ContactInput = Partial<Record<ContactParameter, unknown>>;
 
@@ -190,7 +204,7 @@ export function contactInput(parameters: IDataObject): ContactInput {
 }
 
 /** The API body of the given (validated) fields: only the fields present, under the API's names. */
-export function contactBody(fields: z.infer<typeof contactFieldsSchema>): IDataObject {
+export function contactBody(fields: z.infer<ReturnType<typeof contactSchema>>): IDataObject {
 	const body: IDataObject = {};
 	for (const [parameter, value] of Object.entries(fields)) {
 		if (value !== undefined)

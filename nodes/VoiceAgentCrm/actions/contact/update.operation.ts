@@ -3,14 +3,14 @@ import type { IDataObject } from 'n8n-workflow';
 import {
 	CONTACT_FIELD_LABELS,
 	contactBody,
-	contactFieldsSchema,
+	contactFieldsSchemaFor,
 	contactInput,
 	updateContactFields,
 } from './fields';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { perItem, sampleById } from '../../shared/operation';
-import { failItem, validateItem } from '../../shared/validation';
+import { defaultCountryOf, failItem, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 import { idParameter } from '../../shared/ids';
 
@@ -28,7 +28,13 @@ export const updateContact: Operation = {
 	execute: perItem(async function (itemIndex) {
 		const contactId = idParameter(this, itemIndex, 'contactId', 'Contact');
 		const input = contactInput(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject);
-		const fields = validateItem(this, contactFieldsSchema, input, itemIndex, CONTACT_FIELD_LABELS);
+		const fields = validateItem(
+			this,
+			contactFieldsSchemaFor(defaultCountryOf(this, itemIndex)),
+			input,
+			itemIndex,
+			CONTACT_FIELD_LABELS,
+		);
 		const body = contactBody(fields);
 		if (!Object.keys(body).length) {
 			failItem(this, itemIndex, ['Update Fields: add at least one field to change']);

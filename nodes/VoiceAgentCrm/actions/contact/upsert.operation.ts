@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sample } from '../../shared/operation';
+import { readDefaultCountry } from '../../shared/validation';
 import { ContactDirectory, RequestCount } from './upsert/directory';
 import { upsertFiles } from './upsert/file';
 import { upsertContactFields } from './upsert/fields';
@@ -106,17 +107,25 @@ function itemRow(
 			});
 			return undefined;
 		}
+		const country = readDefaultCountry(context.getNodeParameter('defaultCountry', itemIndex, ''));
+		if ('problem' in country) {
+			results.succeed(itemIndex, { status: 'refused', reason: country.problem });
+			return undefined;
+		}
 		const { additionalData, ...fields } = extra;
-		const read = rowOf({
-			...fields,
-			phoneNumber: context.getNodeParameter('phoneNumber', itemIndex, ''),
-			email: context.getNodeParameter('email', itemIndex, ''),
-			// the fixed collection's entries; anything else is left for the rules to refuse
-			additionalData:
-				additionalData && typeof additionalData === 'object' && !Array.isArray(additionalData)
-					? ((additionalData as IDataObject).entries ?? [])
-					: additionalData,
-		});
+		const read = rowOf(
+			{
+				...fields,
+				phoneNumber: context.getNodeParameter('phoneNumber', itemIndex, ''),
+				email: context.getNodeParameter('email', itemIndex, ''),
+				// the fixed collection's entries; anything else is left for the rules to refuse
+				additionalData:
+					additionalData && typeof additionalData === 'object' && !Array.isArray(additionalData)
+						? ((additionalData as IDataObject).entries ?? [])
+						: additionalData,
+			},
+			country.country,
+		);
 		if ('row' in read) return read.row;
 		results.succeed(itemIndex, { status: 'refused', reason: read.reason });
 	} catch (error) {

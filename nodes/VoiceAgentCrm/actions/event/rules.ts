@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
+import { readPhoneNumber } from '../../shared/phoneNumbers';
+import type { DefaultCountryReading } from '../../shared/validation';
 import { UUID_REGEX } from '../../shared/text';
 import { shortened } from '../../transport/text';
 
@@ -143,10 +145,18 @@ function hasContactIdentifier(contact: unknown): boolean {
 /**
  * Check one event against the reference. A valid event comes back ready to send (its event_id
  * trimmed, a blank one removed); any other is answered here, as the service would answer it.
+ * With a Default Country the contact's phone is read as every phone field of the node reads it
+ * (`shared/phoneNumbers.ts`) and sent in E.164, or the event is `invalid`; without one it is sent
+ * as written, the service's own rule (7 digits, compared by the last 10).
  */
-export function checkEvent(raw: IDataObject, now: number): Verdict {
+export function checkEvent(
+	raw: IDataObject,
+	now: number,
+	phoneCountry?: DefaultCountryReading,
+): Verdict {
 	const eventId = eventIdOf(raw);
 	const event: IDataObject = { ...raw };
+	const phoneError = phoneCountry ? readContactPhone(event, phoneCountry) : [];
 	if (eventId === undefined) delete event.event_id;
 	else event.event_id = eventId as string;
 
@@ -168,6 +178,7 @@ export function checkEvent(raw: IDataObject, now: number): Verdict {
 	errors.push(
 		...idErrors(event.event_id, 'event_id', true),
 		...occurredAtErrors(event.occurred_at, occurredAt, now),
+		...phoneError,
 		...contactErrors(event.contact),
 		...idErrors(event.session_id, 'session_id', true),
 		...(given(event.create_contact) && typeof event.create_contact !== 'boolean'
@@ -252,6 +263,20 @@ function occurredAtErrors(value: unknown, at: number | undefined, now: number): 
 	if (at > now + EVENT_LIMITS.futureMs + EVENT_LIMITS.clockSkewMs) {
 		return ['occurred_at must be at most 24 hours in the future'];
 	}
+	return [];
+}
+
+/** The contact's phone in E.164 (on a copy of the contact: the row's own object is not changed), or why it cannot be read. */
+function readContactPhone(event: IDataObject, phoneCountry: DefaultCountryReading): string[] {
+	const contact = event.contact;
+	if (!isObject(contact) || typeof contact.phone !== 'string') return [];
+	if ('problem' in phoneCountry) return [phoneCountry.problem];
+	// None: the phone is sent as written
+	if (phoneCountry.country === undefined) return [];
+	const reading = readPhoneNumber(contact.phone, phoneCountry.country);
+	if ('problem' in reading)
+		return [`contact.phone ${reading.problem} (got "${shortened(contact.phone, 80)}")`];
+	event.contact = { ...contact, phone: reading.e164 };
 	return [];
 }
 

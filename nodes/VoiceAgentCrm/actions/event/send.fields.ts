@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { defaultCountryField } from '../../shared/fields';
 import { validateOnlyOption } from './validateOnly';
 
 const fromFields = { show: { eventInput: ['fields'] } };
@@ -186,6 +187,11 @@ export const sendFields: INodeProperties[] = [
 		description:
 			'Phone number of the contact, e.g. +14155550123: at least 7 digits, preferably in international format. Compared by its last 10 digits; a phone wins over an email that points to another contact. Leave empty if not known.',
 		displayOptions: fromFields,
+	},
+	{
+		...defaultCountryField,
+		description:
+			"Country of the contact's phone when written without + and country code. Chosen, every phone is read as Place AI Call reads one and sent in E.164 (one that cannot be read is answered invalid); with None phones are sent as written.",
 	},
 	{
 		displayName: 'Params Input',

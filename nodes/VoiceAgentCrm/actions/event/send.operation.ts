@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import type { Operation } from '../../shared/operation';
 import { continueOrThrow } from '../../shared/operation';
+import { readDefaultCountry, type DefaultCountryReading } from '../../shared/validation';
 import { BatchSender, recordRows, type Batch, type BatchOutcome, type Pending } from './batches';
 import { eventReader, type EventReader } from './build';
 import { derivedEventId, shouldDerive, type DeriveIds } from './eventId';
@@ -98,7 +99,7 @@ function rowPreparer(
 			tally.failed(row, continueOrThrow(context, error, row));
 			return undefined;
 		}
-		const verdict = checkEvent(raw, now);
+		const verdict = checkEvent(raw, now, defaultCountryOfRow(context, row));
 		if (!verdict.send) {
 			tally.answered(row, verdict.result);
 			return undefined;
@@ -108,6 +109,19 @@ function rowPreparer(
 			event.event_id = derivedEventId(event, verdict.eventName, verdict.occurredAtUtc);
 		return { row, event, anonymous };
 	};
+}
+
+/**
+ * The row's Default Country, read as the event's other fields are: a value that is no country of
+ * the table is the row's problem (answered `invalid` when it has a phone to read), never the run's,
+ * because rows read as they are sent must not stop the run half-way.
+ */
+function defaultCountryOfRow(context: IExecuteFunctions, row: number): DefaultCountryReading {
+	try {
+		return readDefaultCountry(context.getNodeParameter('defaultCountry', row, ''));
+	} catch (error) {
+		return { problem: `Default Country: ${(error as Error).message}` };
+	}
 }
 
 /** The error that stops the run, saying what earlier requests stored and what was not sent. */

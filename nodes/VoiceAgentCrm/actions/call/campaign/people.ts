@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { locatorValue } from '../../../shared/locators';
-import { E164, isTimeZone, NON_EMPTY } from '../../../shared/validation';
+import { isTimeZone, NON_EMPTY, phoneNumber, readDefaultCountry } from '../../../shared/validation';
 import type { Person } from './plan';
 import { minuteOfDay, windowProblem, type CallingWindow } from './window';
 import { zoneOfNumber } from './zones';
@@ -71,7 +71,9 @@ function windowOf(context: IExecuteFunctions, itemIndex: number): CallingWindow 
 
 function personOf(context: IExecuteFunctions, itemIndex: number): Person {
 	const toNumber = context.getNodeParameter('toNumber', itemIndex, '');
-	const number = E164.safeParse(toNumber);
+	const country = readDefaultCountry(context.getNodeParameter('defaultCountry', itemIndex, ''));
+	if ('problem' in country) throw new RowError(country.problem);
+	const number = phoneNumber(country.country).safeParse(toNumber);
 	if (!number.success)
 		throw new RowError(`To Number: ${number.error.issues[0].message} (got "${String(toNumber)}")`);
 	const name = NON_EMPTY.safeParse(context.getNodeParameter('fullName', itemIndex, ''));

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { MAX_PAGE_SIZE, readPage } from '../../../transport/paging';
+import { searchDigits } from '../../../shared/phoneNumbers';
 import type { BudgetKey } from '../../../transport/pacing';
 import { emailKey, phoneKey, type MatchKey } from './match';
 
@@ -135,7 +136,7 @@ export class ContactDirectory {
 	 * as a space.
 	 */
 	private async lookup(key: MatchKey, wanted: string): Promise<IDataObject[]> {
-		const query = key === 'phone' ? { phone_number: wanted.replace(/^\+/, '') } : { email: wanted };
+		const query = key === 'phone' ? { phone_number: searchDigits(wanted) } : { email: wanted };
 		const found: IDataObject[] = [];
 		let next: number | undefined = 0;
 		while (next !== undefined) {

@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { defaultCountryField } from '../../../shared/fields';
 import { sendFields } from '../../event/send.fields';
 import { optionalContactFields, phoneNumberField } from '../fields';
 
@@ -97,6 +98,8 @@ export const upsertContactFields: INodeProperties[] = [
 		description: 'Phone number of the contact in E.164, e.g. +14155550123',
 		displayOptions: fromItems,
 	},
+	// items and files alike: a file's phone column is read with it too
+	defaultCountryField,
 	{ ...contactField('email'), displayOptions: fromItems },
 	{
 		displayName: 'Additional Fields',

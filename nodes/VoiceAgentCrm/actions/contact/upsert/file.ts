@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { itemError, ItemResults } from '../../../shared/operation';
+import { readDefaultCountry } from '../../../shared/validation';
 import {
 	FileReadError,
 	readRecords,
@@ -60,6 +61,13 @@ async function upsertFile(
 	const pieces = binary.id
 		? await context.helpers.getBinaryStream(binary.id)
 		: [await context.helpers.getBinaryDataBuffer(itemIndex, field)];
+	// read once per file: every row's phone is read with it
+	const country = readDefaultCountry(context.getNodeParameter('defaultCountry', itemIndex, ''));
+	if ('problem' in country)
+		throw new NodeOperationError(context.getNode(), `Item ${itemIndex}: ${country.problem}`, {
+			itemIndex,
+			description: 'Nothing was sent for this file.',
+		});
 	const report = new UpsertReport(NOT_ACCEPTED_SHOWN);
 	const count = new RequestCount();
 	let upsert: Upsert | undefined;
@@ -72,7 +80,7 @@ async function upsertFile(
 			report.add(record.row, { status: 'refused', reason: record.error });
 			return;
 		}
-		const read = rowOf(valuesOf(record.fields ?? {}, columns));
+		const read = rowOf(valuesOf(record.fields ?? {}, columns), country.country);
 		if (!('row' in read)) {
 			report.add(record.row, { status: 'refused', reason: read.reason });
 			return;

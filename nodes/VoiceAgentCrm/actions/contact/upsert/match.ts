@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { E164 } from '../../../shared/validation';
-import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema } from '../fields';
+import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchemaFor } from '../fields';
 
 /**
  * Create or Update's rules (docs/decisions.md, "Contact → Create or Update (issue 33)"): what a
@@ -48,15 +48,19 @@ function blank(value: unknown): boolean {
 /**
  * A row from its values by parameter name (`phoneNumber`, `email`, `fullName`, `country`,
  * `description`, `additionalData`): checked with Create's rules, or what is wrong with it, the
- * field named. A number is read as its text (a spreadsheet's phone column).
+ * field named. A number is read as its text (a spreadsheet's phone column); a national phone with
+ * the Default Country.
  */
-export function rowOf(values: IDataObject): { row: ContactRow } | { reason: string } {
+export function rowOf(
+	values: IDataObject,
+	defaultCountry?: string,
+): { row: ContactRow } | { reason: string } {
 	const input: IDataObject = {};
 	for (const [name, value] of Object.entries(values)) {
 		if (blank(value)) continue;
 		input[name] = typeof value === 'number' ? String(value) : value;
 	}
-	const parsed = contactFieldsSchema.safeParse(input);
+	const parsed = contactFieldsSchemaFor(defaultCountry).safeParse(input);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		const [top, ...rest] = issue.path;

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { continueOrThrow, errorJson } from '../../../shared/operation';
+import { defaultCountryOf } from '../../../shared/validation';
 import {
 	FileReadError,
 	readRecords,
@@ -158,6 +159,7 @@ async function sendFile(
 	};
 	const occurrences = new Occurrences();
 	const now = Date.now();
+	const phoneCountry = { country: defaultCountryOf(context, itemIndex) };
 	try {
 		const pieces = binary.id
 			? await context.helpers.getBinaryStream(binary.id)
@@ -183,6 +185,7 @@ async function sendFile(
 			const verdict = checkEvent(
 				eventFromRow(record.fields as IDataObject, columns, zone, others, read),
 				now,
+				phoneCountry,
 			);
 			if (!verdict.send) {
 				if (!skipped) report.answered(record.row, verdict.result);
