@@ -63,7 +63,14 @@ describe('Contact → Create or Update through the engine against the simulator'
 		const ben = withPhone('+34600000002');
 		expect(ben).toHaveLength(1);
 		expect(first.items.map((item) => item.json)).toEqual([
-			{ status: 'updated', contact_id: ana.id, changed: ['full_name'] },
+			{
+				status: 'updated',
+				contact_id: ana.id,
+				changed: ['full_name'],
+				// the first page said the organization holds 1 contact: that page is the whole read
+				lookup: 'organization_read',
+				organization_contacts: 1,
+			},
 			{ status: 'created', contact_id: ben[0].id, changed: ['phone_number', 'full_name', 'email'] },
 		]);
 		expect(first.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -72,11 +79,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 			['PATCH', { full_name: 'Ana Torres' }],
 			['POST', { phone_number: '+34600000002', full_name: 'Ben', email: 'ben@example.com' }],
 		]);
-		// a few rows: one lookup each, by the phone's digits (the list filter is a partial match)
-		expect(listings(before).map((r) => r.query.phone_number)).toEqual([
-			'34600000001',
-			'34600000002',
-		]);
+		// 2 rows into an organization of one page: one listing, not a lookup a row
+		expect(listings(before).map((r) => r.query)).toEqual([{ limit: '1000', offset: '0' }]);
 		expect(sim.org.contacts.get(ana.id)).toMatchObject({
 			full_name: 'Ana Torres',
 			email: 'ana@example.com',
@@ -202,12 +206,12 @@ describe('Contact → Create or Update through the engine against the simulator'
 			});
 		});
 
-		it('two rows of one run with the same phone: the second finds the contact the first created', async () => {
+		it('two rows of one run with the same phone: one contact, written once with the later value', async () => {
 			const { items } = await upsert([
 				{ phone: '+34670000001', name: 'First' },
 				{ phone: '+34670000001', name: 'Second' },
 			]);
-			expect(items.map((item) => item.json.status)).toEqual(['created', 'updated']);
+			expect(items.map((item) => item.json.status)).toEqual(['created', 'merged']);
 			expect(withPhone('+34670000001')).toHaveLength(1);
 			expect(withPhone('+34670000001')[0].full_name).toBe('Second');
 		});
@@ -367,7 +371,13 @@ describe('Contact → Create or Update through the engine against the simulator'
 				{ options: { validateOnly: true } },
 			);
 			expect(items.map((item) => item.json)).toEqual([
-				{ status: 'would_update', contact_id: known.id, changed: ['full_name'] },
+				{
+					status: 'would_update',
+					contact_id: known.id,
+					changed: ['full_name'],
+					lookup: 'organization_read',
+					organization_contacts: expect.any(Number),
+				},
 				{ status: 'unchanged', contact_id: expect.any(String) },
 				{ status: 'would_create', changed: ['phone_number', 'full_name'] },
 				{ status: 'refused', reason: expect.stringMatching(/^Phone Number: must be/) },
@@ -420,14 +430,17 @@ describe('Contact → Create or Update through the engine against the simulator'
 						rows_read: 5,
 						created: 1,
 						updated: 1,
-						unchanged: 1,
+						unchanged: 0,
+						// row 5 repeats row 3's phone: one contact, written once
+						merged: 1,
 						refused: 2,
-						lookup: 'per_row_lookups',
-						requests: { listing: 2, organization: 4 },
+						lookup: 'organization_read',
+						organization_contacts: 1,
+						requests: { listing: 1, organization: 3 },
 						// read from the answers' X-RateLimit-Limit headers: the simulator's reference budgets
 						budgets_announced: { organization: 120, listing: 20 },
 						bounded_by: 'listing',
-						budget_minutes: 0.1,
+						budget_minutes: 0.05,
 					},
 					not_accepted: [
 						{

@@ -6,12 +6,15 @@ import { ItemResults, sample } from '../../shared/operation';
 import { ContactDirectory, RequestCount } from './upsert/directory';
 import { upsertFiles } from './upsert/file';
 import { upsertContactFields } from './upsert/fields';
-import { rowOf, type ContactRow, type MatchKey } from './upsert/match';
+import { CLEARABLE, rowOf, type ContactRow, type MatchKey, type RowRules } from './upsert/match';
+import { RunKeys, type RepeatedKeys } from './upsert/repeats';
 import { Upsert } from './upsert/run';
 
 export interface UpsertSettings {
 	key: MatchKey;
 	validateOnly: boolean;
+	rules: RowRules;
+	repeats: RepeatedKeys;
 }
 
 export const upsertContact: Operation = {
@@ -44,30 +47,54 @@ export const upsertContact: Operation = {
 		}
 		if (this.getNodeParameter('contactSource', 0, 'items') === 'file')
 			return await upsertFiles(this, items, settings);
-		const rows = items.map((_, itemIndex) => itemRow(this, itemIndex, results));
+		const rows = items.map((_, itemIndex) => itemRow(this, itemIndex, settings.rules, results));
+		const keys = new RunKeys(settings.key, settings.repeats, (itemIndex) => `item ${itemIndex}`);
+		for (const [itemIndex, row] of rows.entries()) if (row) keys.add(itemIndex, row);
 		const count = new RequestCount();
 		let upsert: Upsert;
+		let directory: ContactDirectory;
 		try {
-			const directory = await ContactDirectory.open(this, count, 0, rows.filter(isRow).length);
-			upsert = new Upsert(this, directory, count, settings.key, settings.validateOnly);
+			directory = await ContactDirectory.open(this, count, 0, lookupsOf(settings, keys.size));
+			upsert = new Upsert(this, directory, count, settings);
 		} catch (error) {
 			for (let itemIndex = 0; itemIndex < items.length; itemIndex++)
 				if (!results.has(itemIndex)) results.fail(itemIndex, error);
 			return results.items();
 		}
+		const outputs: IDataObject[] = [];
 		for (const [itemIndex, row] of rows.entries()) {
-			if (!isRow(row)) continue;
+			if (!row) continue;
 			try {
-				results.succeed(itemIndex, await upsert.row(row, itemIndex));
+				const plan = keys.plan(itemIndex, row);
+				const result = 'answer' in plan ? plan.answer : await upsert.row(plan.row, itemIndex);
+				outputs[itemIndex] = { ...result, ...keys.settle(itemIndex, result) };
 			} catch (error) {
 				results.fail(itemIndex, error);
 			}
 		}
+		try {
+			for (const { position, duplicate } of await upsert.duplicatesCreated())
+				outputs[position].duplicate_contacts = duplicate;
+		} catch {
+			// the check after the writes failed: what was written stands, as the items say
+		}
+		// the lookup chosen by the organization's size, once, on the first row's output
+		const first = outputs.findIndex(Boolean);
+		if (first >= 0 && directory.organizationContacts !== undefined)
+			Object.assign(outputs[first], directory.describe());
+		for (const [itemIndex, output] of outputs.entries())
+			if (output) results.succeed(itemIndex, output);
 		return results.items();
 	},
 };
 
-const isRow = (row: ContactRow | undefined): row is ContactRow => row !== undefined;
+/**
+ * The listings per-row lookups would cost: one per key, and one more per phone when a dry run
+ * matched on email looks up who holds it (a write learns it from the API's 409).
+ */
+export function lookupsOf(settings: UpsertSettings, keys: number): number {
+	return settings.key === 'email' && settings.validateOnly ? 2 * keys : keys;
+}
 
 /** Match On and Validate Only, read once: the same for every row. */
 function settingsOf(context: IExecuteFunctions): UpsertSettings {
@@ -85,7 +112,18 @@ function settingsOf(context: IExecuteFunctions): UpsertSettings {
 			'Item 0: Options: must be a collection of options',
 			{ itemIndex: 0 },
 		);
-	return { key, validateOnly: options.validateOnly === true };
+	const clear = options.clearBlankFields;
+	return {
+		key,
+		validateOnly: options.validateOnly === true,
+		rules: {
+			clearBlank: new Set(
+				Array.isArray(clear) ? clear.filter((name) => CLEARABLE.includes(name as never)) : [],
+			),
+			replaceCustom: options.customFields === 'replace',
+		},
+		repeats: options.repeatedKeys === 'refuse' ? 'refuse' : 'merge',
+	};
 }
 
 /**
@@ -95,6 +133,7 @@ function settingsOf(context: IExecuteFunctions): UpsertSettings {
 function itemRow(
 	context: IExecuteFunctions,
 	itemIndex: number,
+	rules: RowRules,
 	results: ItemResults,
 ): ContactRow | undefined {
 	try {
@@ -107,16 +146,19 @@ function itemRow(
 			return undefined;
 		}
 		const { additionalData, ...fields } = extra;
-		const read = rowOf({
-			...fields,
-			phoneNumber: context.getNodeParameter('phoneNumber', itemIndex, ''),
-			email: context.getNodeParameter('email', itemIndex, ''),
-			// the fixed collection's entries; anything else is left for the rules to refuse
-			additionalData:
-				additionalData && typeof additionalData === 'object' && !Array.isArray(additionalData)
-					? ((additionalData as IDataObject).entries ?? [])
-					: additionalData,
-		});
+		const read = rowOf(
+			{
+				...fields,
+				phoneNumber: context.getNodeParameter('phoneNumber', itemIndex, ''),
+				email: context.getNodeParameter('email', itemIndex, ''),
+				// the fixed collection's entries; anything else is left for the rules to refuse
+				additionalData:
+					additionalData && typeof additionalData === 'object' && !Array.isArray(additionalData)
+						? ((additionalData as IDataObject).entries ?? [])
+						: additionalData,
+			},
+			rules,
+		);
 		if ('row' in read) return read.row;
 		results.succeed(itemIndex, { status: 'refused', reason: read.reason });
 	} catch (error) {

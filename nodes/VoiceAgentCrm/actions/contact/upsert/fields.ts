@@ -105,7 +105,7 @@ export const upsertContactFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description:
-			'Fields written on creation, and on update when they differ; a field left empty is not changed',
+			'Fields written on creation, and on update when they differ; a blank value changes nothing (Options → Clear Fields With Blank Cells), and custom fields merge into the stored ones by field name',
 		displayOptions: fromItems,
 		options: optionalContactFields.filter((field) => field.name !== 'email'),
 	},
@@ -133,13 +133,108 @@ export const upsertContactFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Custom Field Columns',
+		name: 'customColumns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Custom Field Column',
+		default: {},
+		description:
+			"Columns written to the contact's custom fields (Additional Data), merged into the stored ones by field name",
+		displayOptions: fromFile,
+		options: [
+			{
+				displayName: 'Custom Field',
+				name: 'entries',
+				values: [
+					{
+						displayName: 'Column',
+						name: 'column',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. plan',
+						description: 'Name of the column that holds the value',
+					},
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. plan',
+						description: 'Name of the custom field. Leave empty to use the column name.',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'string',
+						default: 'text',
+						placeholder: 'e.g. text',
+						description: 'Kind of value, e.g. text, date, number or location',
+					},
+				],
+			},
+		],
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Clear Fields With Blank Cells',
+				name: 'clearBlankFields',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Country', value: 'country' },
+					{ name: 'Custom Fields (Additional Data)', value: 'additionalData' },
+					{ name: 'Description', value: 'description' },
+					{ name: 'Full Name', value: 'fullName' },
+				],
+				default: [],
+				description:
+					'The fields a blank cell (empty, spaces only or missing) empties. Any other blank cell leaves the stored value as it is.',
+			},
+			{
+				displayName: 'Custom Fields',
+				name: 'customFields',
+				type: 'options',
+				options: [
+					{
+						name: 'Merge Into the Stored Ones',
+						value: 'merge',
+						description: 'Only the custom fields mapped change; the others stay',
+					},
+					{
+						name: 'Replace the Stored Ones',
+						value: 'replace',
+						description: 'The contact keeps only the custom fields mapped',
+					},
+				],
+				default: 'merge',
+			},
 			{ ...encodingOption, displayOptions: { show: { '/contactSource': ['file'] } } },
+			{
+				displayName: 'Repeated Keys',
+				name: 'repeatedKeys',
+				type: 'options',
+				options: [
+					{
+						name: 'Merge Into One Contact',
+						value: 'merge',
+						description:
+							"Rows with the same phone (or email) are one person: written once, later rows' non-blank values winning",
+					},
+					{
+						name: 'Refuse the Later Rows',
+						value: 'refuse',
+						description:
+							'The first row is written; each later row with its key is refused as its duplicate',
+					},
+				],
+				default: 'merge',
+			},
 			{
 				displayName: 'Validate Only',
 				name: 'validateOnly',
