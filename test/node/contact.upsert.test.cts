@@ -114,7 +114,14 @@ describe('Contact → Create or Update through the engine against the simulator'
 				full_name: 'B',
 			});
 			const { items } = await upsert([{ phone: '+34620000001', email: 'b@rules.test' }]);
-			expect(items[0].json).toEqual({ status: 'updated', contact_id: a.id, changed: ['email'] });
+			// said on the row: a run matching on email would refuse the shared email afterwards
+			expect(items[0].json).toEqual({
+				status: 'updated',
+				contact_id: a.id,
+				changed: ['email'],
+				email_also_on: [b.id],
+				note: `Email: ${b.id} has this email too; written all the same (matched on the phone number), but a run matching on email will refuse it as shared`,
+			});
 			expect(sim.org.contacts.get(a.id)?.email).toBe('b@rules.test');
 			expect(sim.org.contacts.get(b.id)).toMatchObject({
 				email: 'b@rules.test',
@@ -157,8 +164,18 @@ describe('Contact → Create or Update through the engine against the simulator'
 				phone_number: '+34650000001',
 				email: 'known@rules.test',
 			});
+			const dry = await upsert([{ phone: '+34650000002', email: 'known@rules.test' }], {
+				options: { validateOnly: true },
+			});
+			expect(dry.items[0].json).toMatchObject({
+				status: 'would_create',
+				email_also_on: [known.id],
+			});
 			const onPhone = await upsert([{ phone: '+34650000002', email: 'known@rules.test' }]);
-			expect(onPhone.items[0].json.status).toBe('created');
+			expect(onPhone.items[0].json).toMatchObject({
+				status: 'created',
+				email_also_on: [known.id],
+			});
 			expect(withPhone('+34650000002')[0].email).toBe('known@rules.test');
 
 			const other = addContact(sim.org, {

@@ -62,9 +62,15 @@ export class RunKeys {
 		const rows = key === undefined ? undefined : this.byKey.get(key);
 		if (!rows) return { row };
 		if (rows.first === position) return { row: rows.row };
+		if (!rows.result) {
+			// the first row failed (Continue On Fail): this row tries the key's rows again, looking
+			// the contact up afresh, since the failed write may have taken effect
+			rows.first = position;
+			return { row: rows.row };
+		}
 		const first = this.name(rows.first);
 		const contact =
-			rows.result?.contact_id === undefined ? {} : { contact_id: rows.result.contact_id };
+			rows.result.contact_id === undefined ? {} : { contact_id: rows.result.contact_id };
 		if (this.repeats === 'refuse')
 			return {
 				answer: {
@@ -74,15 +80,15 @@ export class RunKeys {
 					duplicate_of: first,
 				},
 			};
-		const failed = !rows.result || rows.result.status === 'refused';
 		return {
-			answer: failed
-				? {
-						status: 'refused',
-						reason: `merged into ${first}, which was not written${rows.result?.reason ? `: ${rows.result.reason}` : ''}`,
-						duplicate_of: first,
-					}
-				: { status: 'merged', ...contact, merged_into: first },
+			answer:
+				rows.result.status === 'refused'
+					? {
+							status: 'refused',
+							reason: `merged into ${first}, which was refused: ${rows.result.reason ?? ''}`,
+							duplicate_of: first,
+						}
+					: { status: 'merged', ...contact, merged_into: first },
 		};
 	}
 
@@ -92,9 +98,10 @@ export class RunKeys {
 		const rows = key === undefined ? undefined : this.byKey.get(key);
 		if (!rows || rows.first !== position) return {};
 		rows.result = result;
-		if (!rows.later.length) return {};
+		const later = rows.later.filter((at) => at > position);
+		if (!later.length) return {};
 		return this.repeats === 'merge'
-			? { merged_rows: rows.later.map(this.name) }
-			: { duplicates_refused: rows.later.map(this.name) };
+			? { merged_rows: later.map(this.name) }
+			: { duplicates_refused: later.map(this.name) };
 	}
 }

@@ -74,10 +74,37 @@ export class Upsert {
 				? (await this.directory.find('phone', row.phone_number))[0]
 				: undefined;
 		const decision = decide(row, matches, holder, this.settings.rules.replaceCustom);
-		const result = await this.carryOut(decision, row, itemIndex);
+		const sharing = await this.emailSharedBy(decision, row);
+		const result = { ...(await this.carryOut(decision, row, itemIndex)), ...sharing };
 		if (result.status === 'created' && this.key === 'email')
 			this.createdByEmail.set(emailKey(row.email), { contactId: result.contact_id!, position });
 		return result;
+	}
+
+	/**
+	 * Matched on phone, a row that creates a contact or gives it an email may give it the email of
+	 * another contact: written all the same (the phone decides), and said on the row, since runs
+	 * matching on email refuse an email several contacts share. Known after a whole read; looked
+	 * up otherwise (one listing), in the real run and in Validate Only alike.
+	 */
+	private async emailSharedBy(decision: Decision, row: ContactRow): Promise<IDataObject> {
+		if (this.key !== 'phone' || row.email === undefined) return {};
+		const writesEmail =
+			decision.action === 'create' ||
+			(decision.action === 'update' && decision.body.email !== undefined);
+		if (!writesEmail) return {};
+		const own = decision.action === 'update' ? decision.contact.id : undefined;
+		const others = (await this.directory.find('email', row.email)).filter(
+			(contact) => contact.id !== own,
+		);
+		if (!others.length) return {};
+		const ids = others.map((contact) =>
+			isImagined(contact.id) ? 'a contact this run creates' : String(contact.id),
+		);
+		return {
+			email_also_on: ids,
+			note: `Email: ${ids.join(', ')} ${ids.length > 1 ? 'have' : 'has'} this email too; written all the same (matched on the phone number), but a run matching on email will refuse it as shared`,
+		};
 	}
 
 	/**
