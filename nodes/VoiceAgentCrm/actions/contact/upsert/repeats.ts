@@ -66,6 +66,7 @@ export class RunKeys {
 			// the first row failed (Continue On Fail): this row tries the key's rows again, looking
 			// the contact up afresh, since the failed write may have taken effect
 			rows.first = position;
+			if (this.repeats === 'refuse') rows.row = row;
 			return { row: rows.row };
 		}
 		const first = this.name(rows.first);
