@@ -420,11 +420,8 @@ describe('Contact → Create or Update as a nightly sync (issue 42)', () => {
 	});
 
 	describe('email keys make no second contact', () => {
+		// the seven faults after the service acted that answer at once (the slow one needs the fake clock)
 		const afterService = FAULTS.filter((fault) => fault.handled && fault.key !== 'slow');
-
-		it('covers the seven faults after the service acted', () => {
-			expect(afterService.map((fault) => fault.key)).toHaveLength(7);
-		});
 
 		for (const strategy of ['per_row_lookups', 'organization_read'] as const)
 			for (const fault of afterService)

@@ -50,12 +50,11 @@ export class ContactDirectory {
 	) {}
 
 	/**
-	 * The directory for a job that needs `lookups` listings looked up one by one. One such job
-	 * costs `lookups` listings, a read of the organization `ceil(contacts / 1,000)`: the first page
-	 * (1,000 contacts) tells how many there are. When it holds them all, that one listing is the
-	 * whole read; when the lookups are fewer than the pages still to read, they are done one by
-	 * one; otherwise every page is read and no lookup is needed after. A job of one lookup needs no
-	 * first page: no read can cost less.
+	 * The directory for a job whose per-row lookups would cost `lookups` listings, where a read of
+	 * the organization costs `ceil(contacts / 1,000)`. The first page (1,000 contacts) tells how
+	 * many there are: when it holds them all, that one listing is the whole read; when the lookups
+	 * are fewer than the pages still to read, they are done one by one; otherwise every page is
+	 * read and no lookup is needed after. A job of one lookup needs no first page: no read costs less.
 	 */
 	static async open(
 		context: IExecuteFunctions,

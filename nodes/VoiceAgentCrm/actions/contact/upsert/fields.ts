@@ -45,7 +45,7 @@ function columnName(displayName: string, name: keyof Columns): INodeProperties {
 export const upsertContactFields: INodeProperties[] = [
 	{
 		displayName:
-			"At the reference's budgets (120 requests a minute, 20 listings), up to 20 rows are looked up one by one; more rows read the organization's contacts once (1,000 a listing), then write 120 a minute: 5,000 changed rows take about 42 minutes. A file's summary states the budgets the service announced.",
+			"Blank cells keep the stored values. Contacts are found the cheaper way (a lookup per row, or one read of all contacts); at the reference's limits changes are written 120 a minute, so 5,000 changed rows take about 42 minutes.",
 		name: 'budgetNotice',
 		type: 'notice',
 		default: '',
@@ -167,9 +167,10 @@ export const upsertContactFields: INodeProperties[] = [
 						displayName: 'Type',
 						name: 'type',
 						type: 'string',
-						default: 'text',
+						default: '',
 						placeholder: 'e.g. text',
-						description: 'Kind of value, e.g. text, date, number or location',
+						description:
+							'Kind of value, e.g. text, date, number or location. Leave empty for text.',
 					},
 				],
 			},

@@ -45,8 +45,8 @@ interface CreatedByEmail {
  * what would be done.
  */
 export class Upsert {
-	private readonly key;
-	private readonly validateOnly;
+	private readonly key: UpsertSettings['key'];
+	private readonly validateOnly: boolean;
 	private readonly createdByEmail = new Map<string, CreatedByEmail>();
 
 	constructor(
@@ -127,7 +127,7 @@ export class Upsert {
 				duplicate: {
 					contact_ids: [created.contactId, ...others],
 					kept_updating: created.contactId,
-					note: `Email: ${others.length + 1} contacts have this email now (${[created.contactId, ...others].join(', ')}): another run created ${others.length > 1 ? 'them' : 'it'} at the same time. This run kept updating ${created.contactId}; merge or delete the others, since runs matching on email refuse an email several contacts share.`,
+					note: `Email: ${others.length + 1} contacts have this email now (${[created.contactId, ...others].join(', ')}): ${others.length > 1 ? 'they were' : 'it was'} created since this run read the contacts (by another run at the same time, or by hand). This run kept updating ${created.contactId}; merge or delete the others, since runs matching on email refuse an email several contacts share.`,
 				},
 			});
 		}
