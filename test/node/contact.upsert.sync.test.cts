@@ -230,6 +230,19 @@ describe('Contact → Create or Update as a nightly sync (issue 42)', () => {
 			]);
 		});
 
+		it("the input's fields no parameter reads are named once, on the first row's output", async () => {
+			const { items } = await upsert([
+				{ phone: '+34720000101', name: 'A', notes: 'x', 'Last Name': 'B' },
+				{ phone: '+34720000102', name: 'C', notes: 'y' },
+			]);
+			expect(items[0].json.columns_not_read).toEqual(['notes', 'Last Name']);
+			expect(items[1].json).not.toHaveProperty('columns_not_read');
+			const mapped = await upsert([{ phone: '+34720000103', 'Last Name': 'D' }], {
+				additionalFields: { fullName: '={{ $json["Last Name"] }}' },
+			});
+			expect(mapped.items[0].json).not.toHaveProperty('columns_not_read');
+		});
+
 		it('an email in NFC and in NFD is one contact, in one run and across runs', async () => {
 			const nfc = 'jos\u00e9@sync.test';
 			const nfd = 'jose\u0301@sync.test';

@@ -78,8 +78,11 @@ export const upsertContact: Operation = {
 		} catch {
 			// the check after the writes failed: what was written stands, as the items say
 		}
-		// the lookup chosen by the organization's size, once, on the first row's output
+		// said once, on the first row's output: the input's fields no parameter reads, and the
+		// lookup chosen by the organization's size
 		const first = outputs.findIndex(Boolean);
+		const notRead = fieldsNotRead(this, items);
+		if (first >= 0 && notRead.length) outputs[first].columns_not_read = notRead;
 		if (first >= 0 && directory.organizationContacts !== undefined)
 			Object.assign(outputs[first], directory.describe());
 		for (const [itemIndex, output] of outputs.entries())
@@ -87,6 +90,26 @@ export const upsertContact: Operation = {
 		return results.items();
 	},
 };
+
+/**
+ * The input items' fields that no expression of the node's parameters names (`$json.plan`,
+ * `$json["plan"]`): a column of the export the mapping leaves out, said so that it is not dropped
+ * unnoticed.
+ */
+function fieldsNotRead(context: IExecuteFunctions, items: INodeExecutionData[]): string[] {
+	const expressions: string[] = [];
+	const collect = (value: unknown): void => {
+		if (typeof value === 'string' && value.startsWith('=')) expressions.push(value);
+		else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+	};
+	collect(context.getNode().parameters);
+	const mapped = expressions.join('\n');
+	const fields = new Set(items.flatMap((item) => Object.keys(item.json)));
+	return [...fields].filter((field) => {
+		const name = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		return !new RegExp(`\\.${name}\\b|\\[\\s*['"\`]${name}['"\`]\\s*\\]`).test(mapped);
+	});
+}
 
 /**
  * The listings per-row lookups would cost: one per key, and one more per phone when a dry run
