@@ -5,7 +5,6 @@ import type {
 	INodeParameters,
 } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
 import {
 	addContact,
 	insertContacts,
@@ -14,6 +13,7 @@ import {
 	type Contact,
 	type Simulator,
 } from '../../simulator/index.cts';
+import { csvFile, UNLIMITED, upsertFile, upsertItems, WRITES } from '../helpers/upsert.cts';
 import { FAULTS } from '../reliability/matrix.cts';
 
 /**
@@ -21,15 +21,6 @@ import { FAULTS } from '../reliability/matrix.cts';
  * fields merge, text is cleaned, repeated keys are one person, Validate Only predicts the run row
  * for row, email keys make no second contact, and the cheaper lookup is chosen for every input.
  */
-
-const UNLIMITED = { org: 1e9, listing: 1e9, ip: 1e9 };
-const WRITES = /^(POST|PATCH|PUT|DELETE)$/;
-
-function csvFile(content: string, fileName = 'crm.csv'): IBinaryKeyData {
-	return {
-		data: { data: Buffer.from(content, 'utf8').toString('base64'), mimeType: 'text/csv', fileName },
-	};
-}
 
 const PLAN_MAPPING = {
 	fullName: '={{ $json.name }}',
@@ -58,32 +49,9 @@ describe('Contact → Create or Update as a nightly sync (issue 42)', () => {
 		parameters: INodeParameters = {},
 		on: Simulator = sim,
 		continueOnFail = false,
-	) =>
-		runNode({
-			credentials: { apiKey: on.apiKey, baseUrl: on.baseUrl },
-			parameters: {
-				resource: 'contact',
-				operation: 'upsert',
-				phoneNumber: '={{ $json.phone }}',
-				email: '={{ $json.email }}',
-				additionalFields: { fullName: '={{ $json.name }}', country: '={{ $json.country }}' },
-				...parameters,
-			},
-			items: rows,
-			continueOnFail,
-		});
+	) => upsertItems(on, rows, parameters, continueOnFail);
 	const fromFile = (file: IBinaryKeyData, parameters: INodeParameters = {}, on = sim) =>
-		runNode({
-			credentials: { apiKey: on.apiKey, baseUrl: on.baseUrl },
-			parameters: {
-				resource: 'contact',
-				operation: 'upsert',
-				contactSource: 'file',
-				...parameters,
-			},
-			items: [{}],
-			binary: [file],
-		});
+		upsertFile(on, file, parameters);
 	const writes = (before: number, on = sim) =>
 		on.requests.slice(before).filter((r) => WRITES.test(r.method));
 	const contactsWith = (field: keyof Contact, value: string, on = sim) =>

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import {
@@ -7,15 +7,7 @@ import {
 	startSimulator,
 	type Simulator,
 } from '../../simulator/index.cts';
-
-const UNLIMITED = { org: 1e9, listing: 1e9, ip: 1e9 };
-const WRITES = /^(POST|PATCH|PUT|DELETE)$/;
-
-function csvFile(content: string, fileName = 'crm.csv'): IBinaryKeyData {
-	return {
-		data: { data: Buffer.from(content, 'utf8').toString('base64'), mimeType: 'text/csv', fileName },
-	};
-}
+import { csvFile, UNLIMITED, upsertFile, upsertItems, WRITES } from '../helpers/upsert.cts';
 
 describe('Contact → Create or Update through the engine against the simulator', () => {
 	let sim: Simulator;
@@ -24,21 +16,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 	});
 	afterAll(() => sim.stop());
 
-	/** One item per row, each field mapped from the item as a user maps it. */
 	const upsert = (rows: IDataObject[], parameters: INodeParameters = {}, continueOnFail = false) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'contact',
-				operation: 'upsert',
-				phoneNumber: '={{ $json.phone }}',
-				email: '={{ $json.email }}',
-				additionalFields: { fullName: '={{ $json.name }}', country: '={{ $json.country }}' },
-				...parameters,
-			},
-			items: rows,
-			continueOnFail,
-		});
+		upsertItems(sim, rows, parameters, continueOnFail);
 	const since = (before: number) => sim.requests.slice(before);
 	const writes = (before: number) => since(before).filter((r) => WRITES.test(r.method));
 	const listings = (before: number) =>
@@ -405,18 +384,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 	});
 
 	describe('from a file', () => {
-		const fromFile = (file: IBinaryKeyData, parameters: INodeParameters = {}, on = sim) =>
-			runNode({
-				credentials: { apiKey: on.apiKey, baseUrl: on.baseUrl },
-				parameters: {
-					resource: 'contact',
-					operation: 'upsert',
-					contactSource: 'file',
-					...parameters,
-				},
-				items: [{}],
-				binary: [file],
-			});
+		const fromFile = (file: Parameters<typeof upsertFile>[1], parameters = {}, on = sim) =>
+			upsertFile(on, file, parameters);
 
 		it('reads CSV rows by column name and outputs one summary: counts, rows refused with their numbers, requests by budget, time and the announced budget that bounded it', async () => {
 			const reference = await startSimulator({ seed: false });
