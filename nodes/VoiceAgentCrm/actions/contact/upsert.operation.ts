@@ -72,6 +72,16 @@ export const upsertContact: Operation = {
 				results.fail(itemIndex, error);
 			}
 		}
+		for (const retried of await upsert.retryBlocked()) {
+			const { position } = retried;
+			if ('error' in retried) {
+				delete outputs[position];
+				results.fail(position, retried.error);
+				continue;
+			}
+			outputs[position] = { ...retried.result, ...keys.settle(position, retried.result) };
+			for (const later of keys.answersAfter(position)) outputs[later.position] = later.answer;
+		}
 		try {
 			for (const { position, duplicate } of await upsert.duplicatesCreated())
 				outputs[position].duplicate_contacts = duplicate;

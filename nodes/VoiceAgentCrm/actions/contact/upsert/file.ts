@@ -117,6 +117,12 @@ async function upsertFile(
 				throw stoppedAt(context, itemIndex, record.row, error);
 			}
 		}
+		for (const retried of await upsert.retryBlocked()) {
+			const { position } = retried;
+			if ('error' in retried) throw stoppedAt(context, itemIndex, position, retried.error);
+			report.revise(position, { ...retried.result, ...keys.settle(position, retried.result) });
+			for (const later of keys.answersAfter(position)) report.revise(later.position, later.answer);
+		}
 		if (!settings.validateOnly)
 			for (const { position, duplicate } of await upsert.duplicatesCreated())
 				report.duplicate(position, duplicate);

@@ -93,6 +93,19 @@ export class RunKeys {
 		};
 	}
 
+	/** The later rows of the key `position` carries out, with their answers after its outcome. */
+	answersAfter(position: number): Array<{ position: number; answer: RowResult }> {
+		const key = this.keyAt.get(position);
+		const rows = key === undefined ? undefined : this.byKey.get(key);
+		if (!rows || rows.first !== position) return [];
+		return rows.later
+			.filter((at) => at > position)
+			.map((at) => ({
+				position: at,
+				answer: (this.plan(at, rows.row) as { answer: RowResult }).answer,
+			}));
+	}
+
 	/** The first row's outcome, which its key's later rows report; and what the first row says of them. */
 	settle(position: number, result: RowResult): IDataObject {
 		const key = this.keyAt.get(position);

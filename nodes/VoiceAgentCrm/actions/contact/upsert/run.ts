@@ -31,6 +31,19 @@ const idOf = (contact: IDataObject) =>
 
 const isConflict = (error: unknown) => error instanceof NodeApiError && error.httpCode === '409';
 
+/** A row refused because another contact holds its phone: tried again once that contact's phone moves. */
+interface Blocked {
+	row: ContactRow;
+	itemIndex: number;
+	position: number;
+	holder: string;
+	/** How many times the run had moved the holder's phone when the row was refused. */
+	moves: number;
+}
+
+/** A blocked row carried out again: its new result, or its failure. */
+export type Retried = { position: number } & ({ result: RowResult } | { error: unknown });
+
 /** A contact this run created matching on email, and the row (position) that created it. */
 interface CreatedByEmail {
 	contactId: string;
@@ -48,6 +61,11 @@ export class Upsert {
 	private readonly key: UpsertSettings['key'];
 	private readonly validateOnly: boolean;
 	private readonly createdByEmail = new Map<string, CreatedByEmail>();
+	private readonly blocked: Blocked[] = [];
+	/** The contacts whose phone the run changed (or would), and how many times. */
+	private readonly phoneMoves = new Map<string, number>();
+	/** The holder of the phone that refused a row, by its result. */
+	private readonly heldBy = new WeakMap<RowResult, string>();
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -75,10 +93,57 @@ export class Upsert {
 				: undefined;
 		const decision = decide(row, matches, holder, this.settings.rules.replaceCustom);
 		const sharing = await this.emailSharedBy(decision, row);
-		const result = { ...(await this.carryOut(decision, row, itemIndex)), ...sharing };
+		const outcome = await this.carryOut(decision, row, itemIndex);
+		const result = { ...outcome, ...sharing };
 		if (result.status === 'created' && this.key === 'email')
 			this.createdByEmail.set(emailKey(row.email), { contactId: result.contact_id!, position });
+		const blockedBy = this.heldBy.get(outcome);
+		if (blockedBy !== undefined)
+			this.blocked.push({
+				row,
+				itemIndex,
+				position,
+				holder: blockedBy,
+				moves: this.movesOf(blockedBy),
+			});
 		return result;
+	}
+
+	/**
+	 * The rows refused for a phone another contact held, whose holder the run has since given
+	 * another phone (a later row moved it), carried out again, until no more go through: so that a
+	 * run that moves phones between contacts leaves them as its rows say, and running it again
+	 * writes nothing. Validate Only does the same. Answers the new results (or failures) by position.
+	 */
+	async retryBlocked(): Promise<Retried[]> {
+		const retried: Retried[] = [];
+		for (let progress = true; progress; ) {
+			progress = false;
+			for (const entry of this.blocked.splice(0)) {
+				if (this.movesOf(entry.holder) === entry.moves) {
+					this.blocked.push(entry);
+					continue;
+				}
+				try {
+					const result = await this.row(entry.row, entry.itemIndex, entry.position);
+					retried.push({ position: entry.position, result });
+					if (result.status !== 'refused') progress = true;
+				} catch (error) {
+					retried.push({ position: entry.position, error });
+				}
+			}
+		}
+		return retried;
+	}
+
+	private movesOf(contactId: string): number {
+		return this.phoneMoves.get(contactId) ?? 0;
+	}
+
+	private movedPhone(contact: IDataObject, body: IDataObject): void {
+		if (body.phone_number === undefined) return;
+		const id = String(contact.id);
+		this.phoneMoves.set(id, this.movesOf(id) + 1);
 	}
 
 	/**
@@ -141,12 +206,15 @@ export class Upsert {
 		afterConflict = false,
 	): Promise<RowResult> {
 		switch (decision.action) {
-			case 'refused':
-				return {
+			case 'refused': {
+				const result: RowResult = {
 					status: 'refused',
 					reason: decision.reason,
 					...(decision.contact ? idOf(decision.contact) : {}),
 				};
+				if (decision.contact) this.heldBy.set(result, String(decision.contact.id));
+				return result;
+			}
 			case 'unchanged':
 				return { status: 'unchanged', ...idOf(decision.contact) };
 			case 'create':
@@ -174,10 +242,12 @@ export class Upsert {
 				const changed = Object.keys(decision.body);
 				if (this.validateOnly) {
 					this.directory.remember({ ...decision.contact, ...decision.body });
+					this.movedPhone(decision.contact, decision.body);
 					return { status: 'would_update', ...idOf(decision.contact), changed };
 				}
 				try {
 					await this.write('updateContact', decision.body, itemIndex, contactId);
+					this.movedPhone(decision.contact, decision.body);
 					return { status: 'updated', contact_id: contactId, changed };
 				} catch (error) {
 					if (!isConflict(error)) this.directory.forget({ ...decision.contact, ...decision.body });

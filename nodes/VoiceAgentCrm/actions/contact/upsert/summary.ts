@@ -30,6 +30,15 @@ export class UpsertReport {
 			this.notAccepted({ row, status: 'refused', reason: result.reason ?? '' });
 	}
 
+	/** A row answered `refused` that the run carried out again at its end, with its new result. */
+	revise(row: number, result: RowResult): void {
+		this.counts.refused--;
+		const at = this.shown.findIndex((entry) => entry.row === row);
+		if (at >= 0) this.shown.splice(at, 1);
+		else this.notShown--;
+		this.add(row, result);
+	}
+
 	/** A contact this run created whose email another contact holds too (two runs at once). */
 	duplicate(row: number, duplicate: IDataObject): void {
 		if (this.duplicates.length < this.shownMax) this.duplicates.push({ row, ...duplicate });
