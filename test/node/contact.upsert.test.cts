@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import {
@@ -7,15 +7,7 @@ import {
 	startSimulator,
 	type Simulator,
 } from '../../simulator/index.cts';
-
-const UNLIMITED = { org: 1e9, listing: 1e9, ip: 1e9 };
-const WRITES = /^(POST|PATCH|PUT|DELETE)$/;
-
-function csvFile(content: string, fileName = 'crm.csv'): IBinaryKeyData {
-	return {
-		data: { data: Buffer.from(content, 'utf8').toString('base64'), mimeType: 'text/csv', fileName },
-	};
-}
+import { csvFile, UNLIMITED, upsertFile, upsertItems, WRITES } from '../helpers/upsert.cts';
 
 describe('Contact → Create or Update through the engine against the simulator', () => {
 	let sim: Simulator;
@@ -24,21 +16,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 	});
 	afterAll(() => sim.stop());
 
-	/** One item per row, each field mapped from the item as a user maps it. */
 	const upsert = (rows: IDataObject[], parameters: INodeParameters = {}, continueOnFail = false) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters: {
-				resource: 'contact',
-				operation: 'upsert',
-				phoneNumber: '={{ $json.phone }}',
-				email: '={{ $json.email }}',
-				additionalFields: { fullName: '={{ $json.name }}', country: '={{ $json.country }}' },
-				...parameters,
-			},
-			items: rows,
-			continueOnFail,
-		});
+		upsertItems(sim, rows, parameters, continueOnFail);
 	const since = (before: number) => sim.requests.slice(before);
 	const writes = (before: number) => since(before).filter((r) => WRITES.test(r.method));
 	const listings = (before: number) =>
@@ -63,7 +42,14 @@ describe('Contact → Create or Update through the engine against the simulator'
 		const ben = withPhone('+34600000002');
 		expect(ben).toHaveLength(1);
 		expect(first.items.map((item) => item.json)).toEqual([
-			{ status: 'updated', contact_id: ana.id, changed: ['full_name'] },
+			{
+				status: 'updated',
+				contact_id: ana.id,
+				changed: ['full_name'],
+				// the first page said the organization holds 1 contact: that page is the whole read
+				lookup: 'organization_read',
+				organization_contacts: 1,
+			},
 			{ status: 'created', contact_id: ben[0].id, changed: ['phone_number', 'full_name', 'email'] },
 		]);
 		expect(first.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
@@ -72,9 +58,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 			['PATCH', { full_name: 'Ana Torres' }],
 			['POST', { phone_number: '+34600000002', full_name: 'Ben', email: 'ben@example.com' }],
 		]);
-		// a few rows: one lookup each, by the digits after the country code (the list filter is a
-		// partial match, and a number stored with its trunk 0 kept contains them too)
-		expect(listings(before).map((r) => r.query.phone_number)).toEqual(['600000001', '600000002']);
+		// 2 rows into an organization of one page: one listing, not a lookup a row
+		expect(listings(before).map((r) => r.query)).toEqual([{ limit: '1000', offset: '0' }]);
 		expect(sim.org.contacts.get(ana.id)).toMatchObject({
 			full_name: 'Ana Torres',
 			email: 'ana@example.com',
@@ -108,7 +93,14 @@ describe('Contact → Create or Update through the engine against the simulator'
 				full_name: 'B',
 			});
 			const { items } = await upsert([{ phone: '+34620000001', email: 'b@rules.test' }]);
-			expect(items[0].json).toEqual({ status: 'updated', contact_id: a.id, changed: ['email'] });
+			// said on the row: a run matching on email would refuse the shared email afterwards
+			expect(items[0].json).toEqual({
+				status: 'updated',
+				contact_id: a.id,
+				changed: ['email'],
+				email_also_on: [b.id],
+				note: `Email: ${b.id} has this email too; written all the same (matched on the phone number), but a run matching on email will refuse it as shared`,
+			});
 			expect(sim.org.contacts.get(a.id)?.email).toBe('b@rules.test');
 			expect(sim.org.contacts.get(b.id)).toMatchObject({
 				email: 'b@rules.test',
@@ -151,8 +143,18 @@ describe('Contact → Create or Update through the engine against the simulator'
 				phone_number: '+34650000001',
 				email: 'known@rules.test',
 			});
+			const dry = await upsert([{ phone: '+34650000002', email: 'known@rules.test' }], {
+				options: { validateOnly: true },
+			});
+			expect(dry.items[0].json).toMatchObject({
+				status: 'would_create',
+				email_also_on: [known.id],
+			});
 			const onPhone = await upsert([{ phone: '+34650000002', email: 'known@rules.test' }]);
-			expect(onPhone.items[0].json.status).toBe('created');
+			expect(onPhone.items[0].json).toMatchObject({
+				status: 'created',
+				email_also_on: [known.id],
+			});
 			expect(withPhone('+34650000002')[0].email).toBe('known@rules.test');
 
 			const other = addContact(sim.org, {
@@ -200,12 +202,12 @@ describe('Contact → Create or Update through the engine against the simulator'
 			});
 		});
 
-		it('two rows of one run with the same phone: the second finds the contact the first created', async () => {
+		it('two rows of one run with the same phone: one contact, written once with the later value', async () => {
 			const { items } = await upsert([
 				{ phone: '+34670000001', name: 'First' },
 				{ phone: '+34670000001', name: 'Second' },
 			]);
-			expect(items.map((item) => item.json.status)).toEqual(['created', 'updated']);
+			expect(items.map((item) => item.json.status)).toEqual(['created', 'merged']);
 			expect(withPhone('+34670000001')).toHaveLength(1);
 			expect(withPhone('+34670000001')[0].full_name).toBe('Second');
 		});
@@ -365,7 +367,13 @@ describe('Contact → Create or Update through the engine against the simulator'
 				{ options: { validateOnly: true } },
 			);
 			expect(items.map((item) => item.json)).toEqual([
-				{ status: 'would_update', contact_id: known.id, changed: ['full_name'] },
+				{
+					status: 'would_update',
+					contact_id: known.id,
+					changed: ['full_name'],
+					lookup: 'organization_read',
+					organization_contacts: expect.any(Number),
+				},
 				{ status: 'unchanged', contact_id: expect.any(String) },
 				{ status: 'would_create', changed: ['phone_number', 'full_name'] },
 				{ status: 'refused', reason: expect.stringMatching(/^Phone Number: must be/) },
@@ -376,18 +384,8 @@ describe('Contact → Create or Update through the engine against the simulator'
 	});
 
 	describe('from a file', () => {
-		const fromFile = (file: IBinaryKeyData, parameters: INodeParameters = {}, on = sim) =>
-			runNode({
-				credentials: { apiKey: on.apiKey, baseUrl: on.baseUrl },
-				parameters: {
-					resource: 'contact',
-					operation: 'upsert',
-					contactSource: 'file',
-					...parameters,
-				},
-				items: [{}],
-				binary: [file],
-			});
+		const fromFile = (file: Parameters<typeof upsertFile>[1], parameters = {}, on = sim) =>
+			upsertFile(on, file, parameters);
 
 		it('reads CSV rows by column name and outputs one summary: counts, rows refused with their numbers, requests by budget, time and the announced budget that bounded it', async () => {
 			const reference = await startSimulator({ seed: false });
@@ -418,14 +416,17 @@ describe('Contact → Create or Update through the engine against the simulator'
 						rows_read: 5,
 						created: 1,
 						updated: 1,
-						unchanged: 1,
+						unchanged: 0,
+						// row 5 repeats row 3's phone: one contact, written once
+						merged: 1,
 						refused: 2,
-						lookup: 'per_row_lookups',
-						requests: { listing: 2, organization: 4 },
+						lookup: 'organization_read',
+						organization_contacts: 1,
+						requests: { listing: 1, organization: 3 },
 						// read from the answers' X-RateLimit-Limit headers: the simulator's reference budgets
 						budgets_announced: { organization: 120, listing: 20 },
 						bounded_by: 'listing',
-						budget_minutes: 0.1,
+						budget_minutes: 0.05,
 					},
 					not_accepted: [
 						{

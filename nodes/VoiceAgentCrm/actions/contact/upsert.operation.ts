@@ -7,12 +7,15 @@ import { readDefaultCountry } from '../../shared/validation';
 import { ContactDirectory, RequestCount } from './upsert/directory';
 import { upsertFiles } from './upsert/file';
 import { upsertContactFields } from './upsert/fields';
-import { rowOf, type ContactRow, type MatchKey } from './upsert/match';
+import { CLEARABLE, rowOf, type ContactRow, type MatchKey, type RowRules } from './upsert/match';
+import { RunKeys, type RepeatedKeys } from './upsert/repeats';
 import { Upsert } from './upsert/run';
 
 export interface UpsertSettings {
 	key: MatchKey;
 	validateOnly: boolean;
+	rules: RowRules;
+	repeats: RepeatedKeys;
 }
 
 export const upsertContact: Operation = {
@@ -45,30 +48,87 @@ export const upsertContact: Operation = {
 		}
 		if (this.getNodeParameter('contactSource', 0, 'items') === 'file')
 			return await upsertFiles(this, items, settings);
-		const rows = items.map((_, itemIndex) => itemRow(this, itemIndex, results));
+		const rows = items.map((_, itemIndex) => itemRow(this, itemIndex, settings.rules, results));
+		const keys = new RunKeys(settings.key, settings.repeats, (itemIndex) => `item ${itemIndex}`);
+		for (const [itemIndex, row] of rows.entries()) if (row) keys.add(itemIndex, row);
 		const count = new RequestCount();
 		let upsert: Upsert;
+		let directory: ContactDirectory;
 		try {
-			const directory = await ContactDirectory.open(this, count, 0, rows.filter(isRow).length);
-			upsert = new Upsert(this, directory, count, settings.key, settings.validateOnly);
+			directory = await ContactDirectory.open(this, count, 0, lookupsOf(settings, keys.size));
+			upsert = new Upsert(this, directory, count, settings);
 		} catch (error) {
 			for (let itemIndex = 0; itemIndex < items.length; itemIndex++)
 				if (!results.has(itemIndex)) results.fail(itemIndex, error);
 			return results.items();
 		}
+		const outputs: IDataObject[] = [];
 		for (const [itemIndex, row] of rows.entries()) {
-			if (!isRow(row)) continue;
+			if (!row) continue;
 			try {
-				results.succeed(itemIndex, await upsert.row(row, itemIndex));
+				const plan = keys.plan(itemIndex, row);
+				const result = 'answer' in plan ? plan.answer : await upsert.row(plan.row, itemIndex);
+				outputs[itemIndex] = { ...result, ...keys.settle(itemIndex, result) };
 			} catch (error) {
 				results.fail(itemIndex, error);
 			}
 		}
+		for (const retried of await upsert.retryBlocked()) {
+			const { position } = retried;
+			if ('error' in retried) {
+				delete outputs[position];
+				results.fail(position, retried.error);
+				continue;
+			}
+			outputs[position] = { ...retried.result, ...keys.settle(position, retried.result) };
+			for (const later of keys.answersAfter(position)) outputs[later.position] = later.answer;
+		}
+		try {
+			for (const { position, duplicate } of await upsert.duplicatesCreated())
+				outputs[position].duplicate_contacts = duplicate;
+		} catch {
+			// the check after the writes failed: what was written stands, as the items say
+		}
+		// said once, on the first row's output: the input's fields no parameter reads, and the
+		// lookup chosen by the organization's size
+		const first = outputs.findIndex(Boolean);
+		const notRead = fieldsNotRead(this, items);
+		if (first >= 0 && notRead.length) outputs[first].columns_not_read = notRead;
+		if (first >= 0 && directory.organizationContacts !== undefined)
+			Object.assign(outputs[first], directory.describe());
+		for (const [itemIndex, output] of outputs.entries())
+			if (output) results.succeed(itemIndex, output);
 		return results.items();
 	},
 };
 
-const isRow = (row: ContactRow | undefined): row is ContactRow => row !== undefined;
+/**
+ * The input items' fields that no expression of the node's parameters names (`$json.plan`,
+ * `$json["plan"]`): a column of the export the mapping leaves out, said so that it is not dropped
+ * unnoticed.
+ */
+function fieldsNotRead(context: IExecuteFunctions, items: INodeExecutionData[]): string[] {
+	const expressions: string[] = [];
+	const collect = (value: unknown): void => {
+		if (typeof value === 'string' && value.startsWith('=')) expressions.push(value);
+		else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+	};
+	collect(context.getNode().parameters);
+	const mapped = expressions.join('\n');
+	const fields = new Set(items.flatMap((item) => Object.keys(item.json)));
+	return [...fields].filter((field) => {
+		const name = field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+		return !new RegExp(`\\.${name}\\b|\\[\\s*['"\`]${name}['"\`]\\s*\\]`).test(mapped);
+	});
+}
+
+/**
+ * The listings per-row lookups would cost: one per key, and one more per phone when a dry run
+ * matched on email looks up who holds it (a write learns it from the API's 409).
+ */
+export function lookupsOf(settings: UpsertSettings, keys: number): number {
+	return settings.key === 'email' && settings.validateOnly ? 2 * keys : keys;
+}
 
 /** Match On and Validate Only, read once: the same for every row. */
 function settingsOf(context: IExecuteFunctions): UpsertSettings {
@@ -86,7 +146,18 @@ function settingsOf(context: IExecuteFunctions): UpsertSettings {
 			'Item 0: Options: must be a collection of options',
 			{ itemIndex: 0 },
 		);
-	return { key, validateOnly: options.validateOnly === true };
+	const clear = options.clearBlankFields;
+	return {
+		key,
+		validateOnly: options.validateOnly === true,
+		rules: {
+			clearBlank: new Set(
+				Array.isArray(clear) ? clear.filter((name) => CLEARABLE.includes(name as never)) : [],
+			),
+			replaceCustom: options.customFields === 'replace',
+		},
+		repeats: options.repeatedKeys === 'refuse' ? 'refuse' : 'merge',
+	};
 }
 
 /**
@@ -96,6 +167,7 @@ function settingsOf(context: IExecuteFunctions): UpsertSettings {
 function itemRow(
 	context: IExecuteFunctions,
 	itemIndex: number,
+	rules: RowRules,
 	results: ItemResults,
 ): ContactRow | undefined {
 	try {
@@ -124,7 +196,7 @@ function itemRow(
 						? ((additionalData as IDataObject).entries ?? [])
 						: additionalData,
 			},
-			country.country,
+			{ ...rules, defaultCountry: country.country },
 		);
 		if ('row' in read) return read.row;
 		results.succeed(itemIndex, { status: 'refused', reason: read.reason });

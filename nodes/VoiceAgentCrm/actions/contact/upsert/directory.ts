@@ -5,14 +5,6 @@ import { searchDigits } from '../../../shared/phoneNumbers';
 import type { BudgetKey } from '../../../transport/pacing';
 import { emailKey, phoneKey, type MatchKey } from './match';
 
-/**
- * Up to this many rows, each row's contact is looked up on its own (`GET /v1/contacts?phone_number=…`):
- * one listing request a row, at most one window of the reference's listing budget (20 a minute), so
- * a small job never waits for the listing budget and reads only what it needs. Above it the rows
- * are compared with the pages of the organization's contacts (see `ContactDirectory.open`).
- */
-export const PER_ROW_LOOKUPS_MAX = 20;
-
 /** The requests of a run by budget, and the budgets' sizes the last answers announced. */
 export class RequestCount {
 	listing = 0;
@@ -30,43 +22,61 @@ export class RequestCount {
 
 export type Strategy = 'per_row_lookups' | 'organization_read';
 
+/** Ids this run gives the contacts a Validate Only run would create: never sent, never output. */
+const IMAGINED = 'would_create:';
+
+export const isImagined = (id: unknown) => String(id).startsWith(IMAGINED);
+
 /**
- * The contacts the run knows, by phone (E.164) and by email (lower case). Complete after a read of
+ * The contacts the run knows, by phone (E.164) and by email (normalised). Complete after a read of
  * the whole organization; otherwise filled by one lookup per key value, as rows need them. The
- * run's own writes are remembered, so a row that repeats an earlier row's key finds its contact.
+ * run's own writes are remembered (a Validate Only run's as it imagines them), so a row that
+ * repeats an earlier row's key finds its contact, as it will in the real run.
  */
 export class ContactDirectory {
 	private readonly byId = new Map<string, IDataObject>();
 	private readonly phones = new Map<string, Set<string>>();
 	private readonly emails = new Map<string, Set<string>>();
+	/** Keys a failed write may have changed: looked up again, even in a complete directory. */
+	private readonly unsure = new Set<string>();
+	private imagined = 0;
 
 	private constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly count: RequestCount,
 		private readonly itemIndex: number,
 		readonly strategy: Strategy,
+		/** The organization's size its first page announced (`pagination.total_rows`), when read. */
+		readonly organizationContacts?: number,
 	) {}
 
 	/**
-	 * The directory for a job of `rows` rows (Infinity when unknown, a file past its first rows).
-	 * Up to `PER_ROW_LOOKUPS_MAX` rows: per-row lookups. Otherwise the first page of the
-	 * organization's contacts (1,000) tells how many there are: when the rows are fewer than the
-	 * pages still to read, per-row lookups cost less of the listing budget; otherwise every page is
-	 * read, `ceil(contacts / 1,000)` listing requests in all, and no lookup is needed after.
+	 * The directory for a job whose per-row lookups would cost `lookups` listings, where a read of
+	 * the organization costs `ceil(contacts / 1,000)`. The first page (1,000 contacts) tells how
+	 * many there are: when it holds them all, that one listing is the whole read; when the lookups
+	 * are fewer than the pages still to read, they are done one by one; otherwise every page is
+	 * read and no lookup is needed after. A job of one lookup needs no first page: no read costs less.
 	 */
 	static async open(
 		context: IExecuteFunctions,
 		count: RequestCount,
 		itemIndex: number,
-		rows: number,
+		lookups: number,
 	): Promise<ContactDirectory> {
-		const perRow = new ContactDirectory(context, count, itemIndex, 'per_row_lookups');
-		if (rows <= PER_ROW_LOOKUPS_MAX) return perRow;
-		const directory = new ContactDirectory(context, count, itemIndex, 'organization_read');
-		let page = await directory.page({}, 0);
+		if (lookups <= 1) return new ContactDirectory(context, count, itemIndex, 'per_row_lookups');
+		const probe = new ContactDirectory(context, count, itemIndex, 'organization_read');
+		let page = await probe.page({}, 0);
 		const pagesLeft =
 			page.total === undefined ? Infinity : Math.ceil(page.total / MAX_PAGE_SIZE) - 1;
-		if (rows < pagesLeft) return perRow;
+		if (lookups < pagesLeft)
+			return new ContactDirectory(context, count, itemIndex, 'per_row_lookups', page.total);
+		const directory = new ContactDirectory(
+			context,
+			count,
+			itemIndex,
+			'organization_read',
+			page.total,
+		);
 		for (;;) {
 			for (const contact of page.records) directory.add(contact);
 			if (page.next === undefined) break;
@@ -75,16 +85,25 @@ export class ContactDirectory {
 		return directory;
 	}
 
+	/** The lookup chosen and the organization's size that chose it (none for a job of one key). */
+	describe(): IDataObject {
+		const contacts = this.organizationContacts;
+		return contacts === undefined
+			? { lookup: this.strategy }
+			: { lookup: this.strategy, organization_contacts: contacts };
+	}
+
 	/** The contacts whose key (phone or email) is `value`; looked up when not known yet. */
 	async find(key: MatchKey, value: string): Promise<IDataObject[]> {
 		const index = key === 'phone' ? this.phones : this.emails;
 		const wanted = key === 'phone' ? phoneKey(value) : emailKey(value);
 		let ids = index.get(wanted);
-		if (!ids && this.strategy === 'organization_read') return [];
-		if (!ids) {
+		const unsure = this.unsure.delete(`${key}:${wanted}`);
+		if (!ids && this.strategy === 'organization_read' && !unsure) return [];
+		if (!ids || unsure) {
 			ids = new Set();
 			index.set(wanted, ids);
-			for (const contact of await this.lookup(key, wanted)) this.add(contact);
+			for (const contact of await this.lookup(key, wanted)) this.remember(contact);
 		}
 		return [...ids].map((id) => this.byId.get(id)!);
 	}
@@ -100,11 +119,50 @@ export class ContactDirectory {
 		return holder;
 	}
 
+	/**
+	 * A write that failed may have taken effect: its keys are looked up again before a later row
+	 * relies on them (after a lost creation, the next row with its email finds the contact).
+	 */
+	forget(row: IDataObject): void {
+		for (const [key, index, value] of [
+			['phone', this.phones, phoneKey(row.phone_number)],
+			['email', this.emails, emailKey(row.email)],
+		] as const) {
+			if (!value) continue;
+			index.delete(value);
+			this.unsure.add(`${key}:${value}`);
+		}
+	}
+
+	/** The contact a Validate Only run would create, known from now on as the real run will know it. */
+	imagine(body: IDataObject): IDataObject {
+		const contact = { ...body, id: `${IMAGINED}${++this.imagined}` };
+		this.remember(contact);
+		return contact;
+	}
+
+	/** The contacts that hold each of these emails now, read again (after the run's creations). */
+	async holdersOfEmails(emails: string[]): Promise<Map<string, IDataObject[]>> {
+		const holders = new Map<string, IDataObject[]>(emails.map((email) => [email, []]));
+		const pages = Math.ceil((this.organizationContacts ?? Infinity) / MAX_PAGE_SIZE);
+		if (emails.length <= pages) {
+			for (const email of emails) holders.set(email, await this.lookup('email', email));
+			return holders;
+		}
+		let next: number | undefined = 0;
+		while (next !== undefined) {
+			const page = await this.page({}, next);
+			for (const contact of page.records) holders.get(emailKey(contact.email))?.push(contact);
+			next = page.next;
+		}
+		return holders;
+	}
+
 	/** A contact this run wrote, as the answer gives it: its old keys let go, its new ones known. */
 	remember(contact: IDataObject): void {
 		const id = String(contact.id);
 		const old = this.byId.get(id);
-		if (old) {
+		if (old && old !== contact) {
 			this.phones.get(phoneKey(old.phone_number))?.delete(id);
 			this.emails.get(emailKey(old.email))?.delete(id);
 		}

@@ -46,7 +46,7 @@ function columnName(displayName: string, name: keyof Columns): INodeProperties {
 export const upsertContactFields: INodeProperties[] = [
 	{
 		displayName:
-			"At the reference's budgets (120 requests a minute, 20 listings), up to 20 rows are looked up one by one; more rows read the organization's contacts once (1,000 a listing), then write 120 a minute: 5,000 changed rows take about 42 minutes. A file's summary states the budgets the service announced.",
+			"Blank cells keep the stored values. Contacts are found the cheaper way (a lookup per row, or one read of all contacts); at the reference's limits changes are written 120 a minute, so 5,000 changed rows take about 42 minutes.",
 		name: 'budgetNotice',
 		type: 'notice',
 		default: '',
@@ -108,7 +108,7 @@ export const upsertContactFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description:
-			'Fields written on creation, and on update when they differ; a field left empty is not changed',
+			'Fields written on creation, and on update when they differ; a blank value changes nothing (Options → Clear Fields With Blank Cells), and custom fields merge into the stored ones by field name',
 		displayOptions: fromItems,
 		options: optionalContactFields.filter((field) => field.name !== 'email'),
 	},
@@ -136,13 +136,109 @@ export const upsertContactFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Custom Field Columns',
+		name: 'customColumns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Custom Field Column',
+		default: {},
+		description:
+			"Columns written to the contact's custom fields (Additional Data), merged into the stored ones by field name",
+		displayOptions: fromFile,
+		options: [
+			{
+				displayName: 'Custom Field',
+				name: 'entries',
+				values: [
+					{
+						displayName: 'Column',
+						name: 'column',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. plan',
+						description: 'Name of the column that holds the value',
+					},
+					{
+						displayName: 'Field',
+						name: 'field',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. plan',
+						description: 'Name of the custom field. Leave empty to use the column name.',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. text',
+						description:
+							'Kind of value, e.g. text, date, number or location. Leave empty for text.',
+					},
+				],
+			},
+		],
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'Clear Fields With Blank Cells',
+				name: 'clearBlankFields',
+				type: 'multiOptions',
+				options: [
+					{ name: 'Country', value: 'country' },
+					{ name: 'Custom Fields (Additional Data)', value: 'additionalData' },
+					{ name: 'Description', value: 'description' },
+					{ name: 'Full Name', value: 'fullName' },
+				],
+				default: [],
+				description:
+					'The fields a blank cell (empty, spaces only or missing) empties. Any other blank cell leaves the stored value as it is.',
+			},
+			{
+				displayName: 'Custom Fields',
+				name: 'customFields',
+				type: 'options',
+				options: [
+					{
+						name: 'Merge Into the Stored Ones',
+						value: 'merge',
+						description: 'Only the custom fields mapped change; the others stay',
+					},
+					{
+						name: 'Replace the Stored Ones',
+						value: 'replace',
+						description: 'The contact keeps only the custom fields mapped',
+					},
+				],
+				default: 'merge',
+			},
 			{ ...encodingOption, displayOptions: { show: { '/contactSource': ['file'] } } },
+			{
+				displayName: 'Repeated Keys',
+				name: 'repeatedKeys',
+				type: 'options',
+				options: [
+					{
+						name: 'Merge Into One Contact',
+						value: 'merge',
+						description:
+							"Rows with the same phone (or email) are one person: written once, later rows' non-blank values winning",
+					},
+					{
+						name: 'Refuse the Later Rows',
+						value: 'refuse',
+						description:
+							'The first row is written; each later row with its key is refused as its duplicate',
+					},
+				],
+				default: 'merge',
+			},
 			{
 				displayName: 'Validate Only',
 				name: 'validateOnly',

@@ -21,46 +21,114 @@ export type Decision =
 	| { action: 'unchanged'; contact: IDataObject }
 	| { action: 'refused'; reason: string; contact?: IDataObject };
 
+/** What the user chose for blank cells and custom fields: the same for every row of a run. */
+export interface RowRules {
+	/** The fields (parameter names) a blank cell empties; a blank cell of any other field changes nothing. */
+	clearBlank: ReadonlySet<string>;
+	/** Whether the mapped custom fields replace the contact's whole list (else they are merged into it by field name). */
+	replaceCustom: boolean;
+	/** The country a national phone number is read in (ISO code), if the user chose one. */
+	defaultCountry?: string;
+}
+
+export const DEFAULT_RULES: RowRules = { clearBlank: new Set(), replaceCustom: false };
+
+/** The fields a blank cell may empty: a key (phone, email) is never emptied. */
+export const CLEARABLE = ['fullName', 'country', 'description', 'additionalData'] as const;
+
+/** A custom field as the API holds it. */
+export interface CustomEntry extends IDataObject {
+	type: string;
+	field: string;
+	/** Empty in a row: the field is to be removed (a blank cell the user chose to clear). */
+	value: string;
+}
+
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+/** Text as people mean it: Unicode NFC, zero-width characters removed, trimmed. */
+export function cleanText(text: string): string {
+	return text.normalize('NFC').replace(ZERO_WIDTH, '').trim();
+}
+
+/**
+ * A cell's value as text where text is meant: text cleaned; a number, a boolean or a date written
+ * as text (a spreadsheet's phone or plan column); anything else as is, for the rules to refuse.
+ */
+function cellText(value: unknown): unknown {
+	if (typeof value === 'string') return cleanText(value);
+	if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+		return String(value);
+	if (value instanceof Date) return value.toISOString();
+	const toISO = (value as { toISO?: unknown } | null)?.toISO;
+	if (typeof toISO === 'function') return String(toISO.call(value));
+	return value;
+}
+
 /** A phone as a key: its E.164 form (the API stores phones in international format), else as written. */
 export function phoneKey(phone: unknown): string {
-	const text = String(phone ?? '').trim();
+	const text = cleanText(String(phone ?? ''));
 	const parsed = E164.safeParse(text);
 	return parsed.success ? parsed.data : text;
 }
 
-/** An email as a key: the service compares emails without regard to case. */
+/** An email as a key: the service compares emails without regard to case; NFC, no zero-width, trimmed. */
 export function emailKey(email: unknown): string {
-	return String(email ?? '')
-		.trim()
-		.toLowerCase();
+	return cleanText(String(email ?? '')).toLowerCase();
 }
 
-/** A parameter or cell that supplies nothing: missing, null, blank, or an empty list of custom fields. */
+/** A parameter or cell that supplies nothing: missing, null, blank once cleaned, or an empty list. */
 function blank(value: unknown): boolean {
 	return (
 		value === undefined ||
 		value === null ||
-		(typeof value === 'string' && !value.trim()) ||
+		(typeof value === 'string' && !value) ||
 		(Array.isArray(value) && !value.length)
 	);
 }
 
 /**
+ * The custom fields a row maps, cleaned: an entry with a blank value is left out (the stored
+ * value stays), or kept with an empty value when the user clears blank custom fields. A value that
+ * is not a list is returned as is, for the rules to refuse.
+ */
+function customEntries(value: unknown, rules: RowRules): unknown {
+	if (!Array.isArray(value)) return value;
+	const entries: unknown[] = [];
+	for (const entry of value) {
+		if (!entry || typeof entry !== 'object') {
+			entries.push(entry);
+			continue;
+		}
+		const { type, field, value: cell } = entry as IDataObject;
+		const text = cellText(cell);
+		if (blank(text) && !rules.clearBlank.has('additionalData')) continue;
+		entries.push({
+			type: cellText(type) || 'text',
+			field: cellText(field),
+			value: blank(text) ? '' : text,
+		});
+	}
+	return entries;
+}
+
+/**
  * A row from its values by parameter name (`phoneNumber`, `email`, `fullName`, `country`,
- * `description`, `additionalData`): checked with Create's rules, or what is wrong with it, the
- * field named. A number is read as its text (a spreadsheet's phone column); a national phone with
- * the Default Country.
+ * `description`, `additionalData`): cleaned, checked with Create's rules, or what is wrong with
+ * it, the field named. A blank value supplies nothing, unless the user clears that field: then
+ * the row carries it empty.
  */
 export function rowOf(
 	values: IDataObject,
-	defaultCountry?: string,
+	rules: RowRules = DEFAULT_RULES,
 ): { row: ContactRow } | { reason: string } {
 	const input: IDataObject = {};
-	for (const [name, value] of Object.entries(values)) {
-		if (blank(value)) continue;
-		input[name] = typeof value === 'number' ? String(value) : value;
+	for (const [name, raw] of Object.entries(values)) {
+		const value = name === 'additionalData' ? customEntries(raw, rules) : cellText(raw);
+		if (!blank(value)) input[name] = value as IDataObject[string];
+		else if (name !== 'additionalData' && rules.clearBlank.has(name)) input[name] = '';
 	}
-	const parsed = contactFieldsSchemaFor(defaultCountry).safeParse(input);
+	const parsed = contactFieldsSchemaFor(rules.defaultCountry).safeParse(input);
 	if (!parsed.success) {
 		const issue = parsed.error.issues[0];
 		const [top, ...rest] = issue.path;
@@ -71,6 +139,58 @@ export function rowOf(
 		};
 	}
 	return { row: contactBody(parsed.data) as ContactRow };
+}
+
+/** A row's key value as the run compares it, or undefined when the row has none. */
+export function keyOf(key: MatchKey, row: ContactRow): string | undefined {
+	const value = key === 'phone' ? row.phone_number : row.email;
+	if (value === undefined) return undefined;
+	return key === 'phone' ? phoneKey(value) : emailKey(value);
+}
+
+/**
+ * Two rows with the same key as one row: the later row's supplied values win (a blank cell
+ * supplied nothing, so the earlier value stays); custom fields merge by field name.
+ */
+export function mergeRows(earlier: ContactRow, later: ContactRow): ContactRow {
+	const merged: ContactRow = { ...earlier, ...later };
+	if (earlier.additional_data && later.additional_data)
+		merged.additional_data = withCustom(
+			earlier.additional_data as CustomEntry[],
+			later.additional_data as CustomEntry[],
+			false,
+			true,
+		);
+	return merged;
+}
+
+/**
+ * The custom fields after a row's entries: each entry replaces the stored one of its field name
+ * or is added; an emptied entry removes its field (or stays, as a removal, when `keepRemovals`:
+ * two rows merged before they meet the contact). With `replace`, only the row's entries remain.
+ */
+export function withCustom(
+	stored: unknown,
+	entries: CustomEntry[],
+	replace: boolean,
+	keepRemovals = false,
+): CustomEntry[] {
+	const list: CustomEntry[] =
+		replace || !Array.isArray(stored)
+			? []
+			: (stored as IDataObject[]).map((entry) => ({
+					type: String(entry.type ?? ''),
+					field: String(entry.field ?? ''),
+					value: String(entry.value ?? ''),
+				}));
+	for (const entry of entries) {
+		const at = list.findIndex((held) => held.field === entry.field);
+		if (entry.value === '' && !keepRemovals) {
+			if (at >= 0) list.splice(at, 1);
+		} else if (at >= 0) list[at] = entry;
+		else list.push(entry);
+	}
+	return list;
 }
 
 /** Why a row cannot be matched at all, before any request: its key is missing. */
@@ -95,6 +215,7 @@ export function decide(
 	row: ContactRow,
 	matches: IDataObject[],
 	phoneHolder?: IDataObject,
+	replaceCustom = false,
 ): Decision {
 	if (matches.length > 1)
 		return {
@@ -117,19 +238,39 @@ export function decide(
 				action: 'refused',
 				reason: 'Phone Number: no contact has this email, and creating one needs a phone number',
 			};
-		return { action: 'create', body: { ...row } };
+		return { action: 'create', body: creation(row) };
 	}
-	const body = changes(row, contact);
+	const body = changes(row, contact, replaceCustom);
 	return Object.keys(body).length
 		? { action: 'update', contact, body }
 		: { action: 'unchanged', contact };
 }
 
-/** The row's fields whose value differs from the contact's: what a PATCH sends, nothing else. */
-export function changes(row: ContactRow, contact: IDataObject): IDataObject {
+/** A creation's body: the row without the fields it empties (a new contact has none to empty). */
+function creation(row: ContactRow): IDataObject {
 	const body: IDataObject = {};
 	for (const [field, value] of Object.entries(row)) {
-		if (!sameValue(field, value, contact[field])) body[field] = value;
+		if (field === 'additional_data') {
+			const custom = (value as CustomEntry[]).filter((entry) => entry.value !== '');
+			if (custom.length) body[field] = custom;
+		} else if (value !== '') body[field] = value;
+	}
+	return body;
+}
+
+/**
+ * The row's fields whose value differs from the contact's: what a PATCH sends, nothing else. The
+ * custom fields are sent whole (the API replaces the list): the stored list with the row's entries
+ * merged in, or the row's alone when `replaceCustom`.
+ */
+export function changes(row: ContactRow, contact: IDataObject, replaceCustom = false): IDataObject {
+	const body: IDataObject = {};
+	for (const [field, value] of Object.entries(row)) {
+		const wanted =
+			field === 'additional_data'
+				? withCustom(contact.additional_data, value as CustomEntry[], replaceCustom)
+				: value;
+		if (!sameValue(field, wanted, contact[field])) body[field] = wanted;
 	}
 	return body;
 }
@@ -137,6 +278,7 @@ export function changes(row: ContactRow, contact: IDataObject): IDataObject {
 function sameValue(field: string, wanted: unknown, current: unknown): boolean {
 	if (field === 'phone_number') return phoneKey(current) === wanted;
 	if (field === 'email') return emailKey(current) === emailKey(wanted);
-	if (field === 'additional_data') return JSON.stringify(current ?? []) === JSON.stringify(wanted);
-	return (current ?? '') === wanted;
+	if (field === 'additional_data')
+		return JSON.stringify(withCustom(current, [], false)) === JSON.stringify(wanted);
+	return cleanText(String(current ?? '')) === wanted;
 }

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RequestCount, Strategy } from './directory';
+import type { RequestCount } from './directory';
 import type { RowResult } from './run';
 
 /** A row refused (or unreadable), as the output lists it. */
@@ -19,6 +19,7 @@ export class UpsertReport {
 	private readonly counts: Record<string, number> = {};
 	private readonly shown: NotAccepted[] = [];
 	private notShown = 0;
+	private readonly duplicates: IDataObject[] = [];
 	private readonly startedAt = Date.now();
 
 	constructor(private readonly shownMax: number) {}
@@ -29,12 +30,31 @@ export class UpsertReport {
 			this.notAccepted({ row, status: 'refused', reason: result.reason ?? '' });
 	}
 
+	/** A row answered `refused` that the run carried out again at its end, with its new result. */
+	revise(row: number, result: RowResult): void {
+		this.counts.refused--;
+		const at = this.shown.findIndex((entry) => entry.row === row);
+		if (at >= 0) this.shown.splice(at, 1);
+		else this.notShown--;
+		this.add(row, result);
+	}
+
+	/** A contact this run created whose email another contact holds too (two runs at once). */
+	duplicate(row: number, duplicate: IDataObject): void {
+		if (this.duplicates.length < this.shownMax) this.duplicates.push({ row, ...duplicate });
+	}
+
 	private notAccepted(entry: NotAccepted): void {
 		if (this.shown.length < this.shownMax) this.shown.push(entry);
 		else this.notShown++;
 	}
 
-	output(strategy: Strategy | undefined, count: RequestCount, validateOnly: boolean): IDataObject {
+	output(
+		lookup: IDataObject | undefined,
+		count: RequestCount,
+		validateOnly: boolean,
+		header: IDataObject,
+	): IDataObject {
 		return {
 			summary: {
 				rows_read: this.rowsRead,
@@ -45,19 +65,21 @@ export class UpsertReport {
 					]),
 				),
 				...(validateOnly ? { validate_only: true } : {}),
-				lookup: strategy ?? 'none',
+				...(lookup ?? { lookup: 'none' }),
 				requests: { listing: count.listing, organization: count.org },
 				took_seconds: Math.round((Date.now() - this.startedAt) / 100) / 10,
 				...budgetBound(count),
 			},
 			not_accepted: this.shown as unknown as IDataObject[],
 			not_accepted_not_shown: this.notShown,
+			...header,
+			...(this.duplicates.length ? { duplicate_contacts: this.duplicates } : {}),
 		};
 	}
 }
 
-const STATUSES = ['created', 'updated', 'unchanged', 'refused'];
-const DRY_STATUSES = ['would_create', 'would_update', 'unchanged', 'refused'];
+const STATUSES = ['created', 'updated', 'unchanged', 'merged', 'refused'];
+const DRY_STATUSES = ['would_create', 'would_update', 'unchanged', 'merged', 'refused'];
 
 /** The reference's fixed window: the headers announce a budget's size and its reset, not the window's length. */
 const WINDOW_MINUTES = 1;
