@@ -77,19 +77,23 @@ describe('phone numbers as CRMs hold them', () => {
 			let before = sim.requests.length;
 			const { items, error } = await upsert(rows);
 			expect(error).toBeUndefined();
+			// one person: the later rows of the number are merged into the first's write
 			expect(items.map((item) => item.json.status)).toEqual([
 				'created',
-				'unchanged',
-				'unchanged',
-				'unchanged',
-				'unchanged',
+				'merged',
+				'merged',
+				'merged',
+				'merged',
 			]);
 			expect(withPhone('+442079460381')).toHaveLength(1);
 			expect(new Set(items.map((item) => item.json.contact_id)).size).toBe(1);
 			expect(writesSince(before)).toHaveLength(1);
 			before = sim.requests.length;
 			const again = await upsert(rows);
-			expect(again.items.map((item) => item.json.status)).toEqual(Array(5).fill('unchanged'));
+			expect(again.items.map((item) => item.json.status)).toEqual([
+				'unchanged',
+				...Array(4).fill('merged'),
+			]);
 			expect(writesSince(before)).toEqual([]);
 		});
 
@@ -99,7 +103,8 @@ describe('phone numbers as CRMs hold them', () => {
 				{ phone: '(212) 555-0101', country: 'US', name: 'Sam' },
 				{ phone: '1 (212) 555-0101', country: 'US', name: 'Sam' },
 			]);
-			expect(items.map((item) => item.json.status)).toEqual(['created', 'unchanged', 'unchanged']);
+			// one person: the later rows of the number are merged into the first's write
+			expect(items.map((item) => item.json.status)).toEqual(['created', 'merged', 'merged']);
 			expect(withPhone('+12125550101')).toHaveLength(1);
 		});
 
@@ -156,7 +161,7 @@ describe('phone numbers as CRMs hold them', () => {
 			expect(items[0].json.summary).toMatchObject({
 				rows_read: 5,
 				created: 1,
-				unchanged: 3,
+				merged: 3,
 				refused: 1,
 			});
 			expect(JSON.stringify(items[0].json)).toContain('must begin with the trunk prefix 0');
