@@ -3,10 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sample } from '../../shared/operation';
-import { ContactDirectory, RequestCount } from './upsert/directory';
+import { ContactDirectory, RequestCount, type MatchKey } from '../../shared/contactDirectory';
 import { upsertFiles } from './upsert/file';
 import { upsertContactFields } from './upsert/fields';
-import { rowOf, type ContactRow, type MatchKey } from './upsert/match';
+import { rowOf, type ContactRow } from './upsert/match';
 import { Upsert } from './upsert/run';
 
 export interface UpsertSettings {

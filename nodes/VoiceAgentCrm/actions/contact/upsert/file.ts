@@ -10,7 +10,11 @@ import {
 	type FileRecord,
 } from '../../../shared/fileRows';
 import type { UpsertSettings } from '../upsert.operation';
-import { ContactDirectory, PER_ROW_LOOKUPS_MAX, RequestCount } from './directory';
+import {
+	ContactDirectory,
+	PER_ROW_LOOKUPS_MAX,
+	RequestCount,
+} from '../../../shared/contactDirectory';
 import { DEFAULT_COLUMNS, type Columns } from './fields';
 import { rowOf } from './match';
 import { Upsert } from './run';

@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { E164 } from '../../../shared/validation';
+import { emailKey, phoneKey, type MatchKey } from '../../../shared/contactDirectory';
 import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema } from '../fields';
 
 /**
@@ -8,9 +8,6 @@ import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchema } from '../field
  * row is, how it matches a contact, and what is written. Pure: the contacts it is given are what
  * the node read; the requests are `run.ts`'s.
  */
-
-/** The field a row is matched on: the user's choice. */
-export type MatchKey = 'phone' | 'email';
 
 /** A row's fields, checked and in the API's names: only the fields the row supplies (a blank cell supplies nothing). */
 export type ContactRow = IDataObject & { phone_number?: string; email?: string };
@@ -20,20 +17,6 @@ export type Decision =
 	| { action: 'update'; contact: IDataObject; body: IDataObject }
 	| { action: 'unchanged'; contact: IDataObject }
 	| { action: 'refused'; reason: string; contact?: IDataObject };
-
-/** A phone as a key: its E.164 form (the API stores phones in international format), else as written. */
-export function phoneKey(phone: unknown): string {
-	const text = String(phone ?? '').trim();
-	const parsed = E164.safeParse(text);
-	return parsed.success ? parsed.data : text;
-}
-
-/** An email as a key: the service compares emails without regard to case. */
-export function emailKey(email: unknown): string {
-	return String(email ?? '')
-		.trim()
-		.toLowerCase();
-}
 
 /** A parameter or cell that supplies nothing: missing, null, blank, or an empty list of custom fields. */
 function blank(value: unknown): boolean {

@@ -3,15 +3,13 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { itemError } from '../../../shared/operation';
 import { apiRequest } from '../../../transport/request';
-import type { ContactDirectory, RequestCount } from './directory';
 import {
-	decide,
 	emailKey,
-	missingKey,
-	type ContactRow,
-	type Decision,
+	type ContactDirectory,
 	type MatchKey,
-} from './match';
+	type RequestCount,
+} from '../../../shared/contactDirectory';
+import { decide, missingKey, type ContactRow, type Decision } from './match';
 
 export type RowStatus =
 	| 'created'

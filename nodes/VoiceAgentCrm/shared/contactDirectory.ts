@@ -1,8 +1,25 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, readPage } from '../../../transport/paging';
-import type { BudgetKey } from '../../../transport/pacing';
-import { emailKey, phoneKey, type MatchKey } from './match';
+import { MAX_PAGE_SIZE, readPage } from '../transport/paging';
+import type { BudgetKey } from '../transport/pacing';
+import { E164 } from './validation';
+
+/** The field contacts are looked up by. */
+export type MatchKey = 'phone' | 'email';
+
+/** A phone as a key: its E.164 form (the API stores phones in international format), else as written. */
+export function phoneKey(phone: unknown): string {
+	const text = String(phone ?? '').trim();
+	const parsed = E164.safeParse(text);
+	return parsed.success ? parsed.data : text;
+}
+
+/** An email as a key: the service compares emails without regard to case. */
+export function emailKey(email: unknown): string {
+	return String(email ?? '')
+		.trim()
+		.toLowerCase();
+}
 
 /**
  * Up to this many rows, each row's contact is looked up on its own (`GET /v1/contacts?phone_number=…`):
