@@ -78,7 +78,7 @@ export const markContactDoNotCall: Operation = {
 		value: 'markDoNotCall',
 		action: 'Mark contact do not call',
 		description:
-			"Put a person on the organization's do-not-call list, which Place AI Call and Place AI Call to Contact skip; creates the contact when the number is new",
+			"Put a person on the organization's do-not-call list, which the Place operations skip; a new number becomes a contact",
 	},
 	kind: 'write',
 	endpoint: 'updateContact',
