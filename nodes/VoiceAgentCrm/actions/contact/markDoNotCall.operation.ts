@@ -9,7 +9,7 @@ import { markedOn, withMark } from '../../shared/doNotCall';
 import { idParameter } from '../../shared/ids';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
-import { ItemResults, sample } from '../../shared/operation';
+import { ItemResults, sampleById } from '../../shared/operation';
 import { E164, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
@@ -82,7 +82,7 @@ export const markContactDoNotCall: Operation = {
 	},
 	kind: 'write',
 	endpoint: 'updateContact',
-	example: { markBy: 'phone', phoneNumber: sample('newPhoneNumber') },
+	example: { markBy: 'contact', contactId: sampleById('contact') },
 	fields: [
 		{
 			displayName: 'Mark By',
