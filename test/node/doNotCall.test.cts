@@ -127,13 +127,17 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 				additionalFields: { doNotCall: { lists: { numbers: '+1 415 555 0102', scrubbedOn } } },
 			});
 
-		const stale = await run(given(new Date(Date.now() - 40 * DAY).toISOString()), { items: people });
+		const stale = await run(given(new Date(Date.now() - 40 * DAY).toISOString()), {
+			items: people,
+		});
 		expect(stale.error?.message).toMatch(
 			/^Item 0: Additional Fields → Do Not Call → List Scrubbed On: .* is 40 days before the call/,
 		);
 		expect(sim.requests).toHaveLength(0);
 
-		const fresh = await run(given(new Date(Date.now() - 10 * DAY).toISOString()), { items: people });
+		const fresh = await run(given(new Date(Date.now() - 10 * DAY).toISOString()), {
+			items: people,
+		});
 		expect(fresh.error).toBeUndefined();
 		expect(placedTo(PHONE_CALLS)).toEqual(['+14155550101']);
 		expect(fresh.items[1].json).toMatchObject({
@@ -156,7 +160,11 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 
 	it('Mark Do Not Call then Place AI Call in one workflow run: 0 calls', async () => {
 		const workflow = actionWorkflow({
-			parameters: { resource: 'contact', operation: 'markDoNotCall', phoneNumber: '={{ $json.to }}' },
+			parameters: {
+				resource: 'contact',
+				operation: 'markDoNotCall',
+				phoneNumber: '={{ $json.to }}',
+			},
 			items: [{ to: '+1 (415) 555-0177', name: 'Opted Out' }],
 		});
 		workflow.nodes.push({
