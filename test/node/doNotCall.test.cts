@@ -89,6 +89,16 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		]);
 	});
 
+	it('with Wait for Outcome, a skipped item is answered at once: nothing placed, nothing awaited', async () => {
+		flag(addContact(sim.org, { phone_number: '+14155550101' }));
+		const { items, error } = await run(
+			phoneCall(sim, { toNumber: '+14155550101', waitFor: 'ended', waitOptions: {} }),
+		);
+		expect(error).toBeUndefined();
+		expect(placedTo(PHONE_CALLS)).toEqual([]);
+		expect(items.map((item) => item.json.status)).toEqual(['skipped']);
+	});
+
 	it('the organization list can be turned off, for a call the person asked for', async () => {
 		flag(addContact(sim.org, { phone_number: '+14155550101' }));
 		await run(
