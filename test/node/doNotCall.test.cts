@@ -240,6 +240,28 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		expect(sim.requestsTo('POST', '/v1/contacts')).toHaveLength(0);
 	});
 
+	it('5 executions at once marking the same new number: one contact, marked, and no item fails', async () => {
+		const runs = await Promise.all(
+			[0, 1, 2, 3, 4].map((at) =>
+				run(
+					{ resource: 'contact', operation: 'markDoNotCall', phoneNumber: '+14155550188' },
+					{ executionId: `exec-${at}` },
+				),
+			),
+		);
+		const stored = [...sim.org.contacts.values()].filter((c) => c.phone_number === '+14155550188');
+		expect(stored).toHaveLength(1);
+		expect(runs.map((r) => r.error)).toEqual([
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+			undefined,
+		]);
+		expect(new Set(runs.map((r) => r.items[0].json.id))).toEqual(new Set([stored[0].id]));
+		expect(stored[0].additional_data.map((entry) => entry.field)).toEqual(['do_not_call']);
+	});
+
 	it('a loop back into Place AI Call stops at Max Calls per Person: 3 calls, an error naming the number and the calls', async () => {
 		const person = { to: '+14155550150', name: 'Looped' };
 		let loops = 0;

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { z } from 'zod';
 
 import { phoneNumberField } from './fields';
@@ -70,6 +70,31 @@ async function mark(
 				itemIndex,
 			});
 	return { ...(payload as IDataObject), do_not_call: date, already_marked: false };
+}
+
+const isConflict = (error: unknown) => error instanceof NodeApiError && error.httpCode === '409';
+
+/**
+ * The number's contact marked. A 409 on creating it means another run (an execution at the same
+ * time) stored the number since it was looked up: that contact is marked instead.
+ */
+async function markNumber(
+	context: IExecuteFunctions,
+	directory: ContactDirectory,
+	phone: string,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const [contact] = await directory.find('phone', phone);
+	let marked: IDataObject;
+	try {
+		marked = await mark(context, contact, phone, itemIndex);
+	} catch (error) {
+		const holder = !contact && isConflict(error) && (await directory.holderOfPhone(phone));
+		if (!holder) throw error;
+		marked = await mark(context, holder, phone, itemIndex);
+	}
+	directory.remember(marked);
+	return marked;
 }
 
 export const markContactDoNotCall: Operation = {
@@ -154,10 +179,7 @@ export const markContactDoNotCall: Operation = {
 					if (!contact) throw noSuchContact(this, target);
 					results.succeed(itemIndex, await mark(this, contact, undefined, itemIndex));
 				} else {
-					const [contact] = await directory!.find('phone', target.phone);
-					const marked = await mark(this, contact, target.phone, itemIndex);
-					directory!.remember(marked);
-					results.succeed(itemIndex, marked);
+					results.succeed(itemIndex, await markNumber(this, directory!, target.phone, itemIndex));
 				}
 			} catch (error) {
 				results.fail(itemIndex, error);
