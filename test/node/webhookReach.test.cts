@@ -93,6 +93,8 @@ describe('A webhook URL the service cannot reach is refused before it is used', 
 				fromNumber: { __rl: true, mode: 'number', value: '+14155550100' },
 				toNumber: '+14155550199',
 				fullName: 'Jane Doe',
+				// the public Base URL does not resolve here: no do-not-call look-up can be sent to it
+				additionalFields: { doNotCall: { lists: { organizationList: false } } },
 				waitFor: 'ended',
 				waitOptions: { resumeByWebhook: true, maxWaitMinutes: 3 },
 			},

@@ -73,6 +73,8 @@ describe('a Stop ends waiting and downloads at once', () => {
 				fromNumber: byId('+14155550100'),
 				toNumber: '={{ $json.to }}',
 				fullName: 'Stop Person',
+				// the do-not-call look-ups would spend the window's one request before any placement
+				additionalFields: { doNotCall: { lists: { organizationList: false } } },
 			},
 		});
 		// the second placement waits for the budget's reset, an hour away

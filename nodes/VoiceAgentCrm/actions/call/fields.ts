@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { callLocator, locatorValue, timeZoneLocator } from '../../shared/locators';
 import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/validation';
+import { doNotCallField, maxCallsPerPersonField } from './placement/guards';
 import { TRACE_PREFIX } from './placement/trace';
 
 /**
@@ -169,6 +170,7 @@ export const phoneCallOptions = placementOptions([
 	additionalDataField,
 	personCountryField,
 	delayField,
+	doNotCallField,
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -177,6 +179,7 @@ export const phoneCallOptions = placementOptions([
 		default: '',
 		description: 'Email of the person called, as context for the agent',
 	},
+	maxCallsPerPersonField,
 	metadataField,
 	scheduleField(''),
 	webhookUrlField,
@@ -185,6 +188,8 @@ export const phoneCallOptions = placementOptions([
 /** Place AI Call to Contact: its optional fields (this route has no delay). */
 export const contactCallOptions = placementOptions([
 	additionalDataField,
+	doNotCallField,
+	maxCallsPerPersonField,
 	metadataField,
 	scheduleField(
 		' Calls to a contact have no delay option: schedule them for a later time instead.',

@@ -16,5 +16,6 @@ export { deleteContact } from './delete.operation';
 export { getContactComments } from './getComments.operation';
 export { getManyContacts } from './getMany.operation';
 export { getContactTags } from './getTags.operation';
+export { markContactDoNotCall } from './markDoNotCall.operation';
 export { updateContact } from './update.operation';
 export { upsertContact } from './upsert.operation';

@@ -3,11 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sample } from '../../shared/operation';
+import { ContactDirectory, RequestCount, type MatchKey } from '../../shared/contactDirectory';
 import { readDefaultCountry } from '../../shared/validation';
-import { ContactDirectory, RequestCount } from './upsert/directory';
 import { upsertFiles } from './upsert/file';
 import { upsertContactFields } from './upsert/fields';
-import { CLEARABLE, rowOf, type ContactRow, type MatchKey, type RowRules } from './upsert/match';
+import { CLEARABLE, rowOf, type ContactRow, type RowRules } from './upsert/match';
 import { RunKeys, type RepeatedKeys } from './upsert/repeats';
 import { Upsert } from './upsert/run';
 

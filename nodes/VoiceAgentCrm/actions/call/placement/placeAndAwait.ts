@@ -7,6 +7,7 @@ import { ItemResults } from '../../../shared/operation';
 import { waitSettingsOf, type WaitSettings } from './waitFields';
 import { apiRequest } from '../../../transport/request';
 import { callsPlacedEarlier, type CallOrigin, type TracedItem } from './earlierCalls';
+import { guardsOf, screenPlacements, type Guards } from './guards';
 import { placeCall, type PlacementEndpoint } from './placement';
 import { placementTrace, withTrace } from './trace';
 import { awaitCalls, FALLBACK_MAX_CALL_MS, WAIT_MARGIN_MS, type AwaitedCall } from './wait';
@@ -37,6 +38,7 @@ interface CheckedItem extends TracedItem {
 	/** Undefined when the node does not wait. */
 	settings?: WaitSettings;
 	placement: PlacementRequest;
+	guards: Guards;
 }
 
 /** An item's call, placed now or by an earlier attempt, with who placed it. */
@@ -59,6 +61,14 @@ export function placementExecute(
 		const results = new ItemResults(this, items.length);
 		const checked = checkItems(this, items.length, build, results);
 		const earlier = await callsPlacedEarlier(this, checked, results);
+		// a call an earlier attempt placed is not dialled again: only the new placements are screened
+		const skipped = await screenPlacements(
+			this,
+			checked
+				.filter((item) => !results.has(item.itemIndex) && !earlier.has(item.itemIndex))
+				.map((item) => ({ ...item, body: item.placement.body })),
+			results,
+		);
 		const waits = this.getNodeParameter('waitFor', 0, 'none') !== 'none';
 		const maxDurations = waits ? await agentMaxDurations(this, checked, results) : new Map();
 		// found calls send their events to the execution that placed them: this one waits by polling
@@ -69,6 +79,11 @@ export function placementExecute(
 			const found = earlier.get(item.itemIndex);
 			if (found) {
 				calls.push({ item, ...found });
+				continue;
+			}
+			const skip = skipped.get(item.itemIndex);
+			if (skip) {
+				results.succeed(item.itemIndex, skip);
 				continue;
 			}
 			// the resume URL of an execution that will not wait must not receive the call's events
@@ -135,6 +150,7 @@ function checkItems(
 				trace,
 				settings,
 				placement,
+				guards: guardsOf(context, itemIndex, placement.startsAt),
 			});
 		} catch (error) {
 			results.fail(itemIndex, error);

@@ -10,8 +10,8 @@ import {
 	type FileFormat,
 	type FileRecord,
 } from '../../../shared/fileRows';
+import { ContactDirectory, RequestCount } from '../../../shared/contactDirectory';
 import { lookupsOf, type UpsertSettings } from '../upsert.operation';
-import { ContactDirectory, RequestCount } from './directory';
 import { DEFAULT_COLUMNS, type Columns } from './fields';
 import { rowOf, type ContactRow, type RowRules } from './match';
 import { RunKeys } from './repeats';

@@ -1,16 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { E164 } from '../../../shared/validation';
+import { cleanText, emailKey, phoneKey, type MatchKey } from '../../../shared/contactDirectory';
 import { CONTACT_FIELD_LABELS, contactBody, contactFieldsSchemaFor } from '../fields';
 
 /**
- * Create or Update's rules (docs/decisions.md, "Contact → Create or Update (issue 33)"): what a
+ * Create or Update's rules (docs/decisions.md, "Contact → Create or Update"): what a
  * row is, how it matches a contact, and what is written. Pure: the contacts it is given are what
  * the node read; the requests are `run.ts`'s.
  */
-
-/** The field a row is matched on: the user's choice. */
-export type MatchKey = 'phone' | 'email';
 
 /** A row's fields, checked and in the API's names: only the fields the row supplies (a blank cell supplies nothing). */
 export type ContactRow = IDataObject & { phone_number?: string; email?: string };
@@ -44,13 +41,6 @@ export interface CustomEntry extends IDataObject {
 	value: string;
 }
 
-const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
-
-/** Text as people mean it: Unicode NFC, zero-width characters removed, trimmed. */
-export function cleanText(text: string): string {
-	return text.normalize('NFC').replace(ZERO_WIDTH, '').trim();
-}
-
 /**
  * A cell's value as text where text is meant: text cleaned; a number, a boolean or a date written
  * as text (a spreadsheet's phone or plan column); anything else as is, for the rules to refuse.
@@ -63,18 +53,6 @@ function cellText(value: unknown): unknown {
 	const toISO = (value as { toISO?: unknown } | null)?.toISO;
 	if (typeof toISO === 'function') return String(toISO.call(value));
 	return value;
-}
-
-/** A phone as a key: its E.164 form (the API stores phones in international format), else as written. */
-export function phoneKey(phone: unknown): string {
-	const text = cleanText(String(phone ?? ''));
-	const parsed = E164.safeParse(text);
-	return parsed.success ? parsed.data : text;
-}
-
-/** An email as a key: the service compares emails without regard to case; NFC, no zero-width, trimmed. */
-export function emailKey(email: unknown): string {
-	return cleanText(String(email ?? '')).toLowerCase();
 }
 
 /** A parameter or cell that supplies nothing: missing, null, blank once cleaned, or an empty list. */

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { keyOf, mergeRows, type ContactRow, type MatchKey } from './match';
+import type { MatchKey } from '../../../shared/contactDirectory';
+import { keyOf, mergeRows, type ContactRow } from './match';
 import type { RowResult } from './run';
 
 /** What rows that repeat a key in one run are: one person's rows merged, or duplicates refused. */

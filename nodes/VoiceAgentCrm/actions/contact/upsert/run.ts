@@ -3,9 +3,14 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { itemError } from '../../../shared/operation';
 import { apiRequest } from '../../../transport/request';
+import {
+	emailKey,
+	isImagined,
+	type ContactDirectory,
+	type RequestCount,
+} from '../../../shared/contactDirectory';
 import type { UpsertSettings } from '../upsert.operation';
-import { isImagined, type ContactDirectory, type RequestCount } from './directory';
-import { decide, emailKey, missingKey, type ContactRow, type Decision } from './match';
+import { decide, missingKey, type ContactRow, type Decision } from './match';
 
 export type RowStatus =
 	| 'created'

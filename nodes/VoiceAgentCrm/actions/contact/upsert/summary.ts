@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { RequestCount } from './directory';
+import type { RequestCount } from '../../../shared/contactDirectory';
 import type { RowResult } from './run';
 
 /** A row refused (or unreadable), as the output lists it. */

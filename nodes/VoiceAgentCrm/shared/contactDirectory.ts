@@ -1,9 +1,31 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, readPage } from '../../../transport/paging';
-import { searchDigits } from '../../../shared/phoneNumbers';
-import type { BudgetKey } from '../../../transport/pacing';
-import { emailKey, phoneKey, type MatchKey } from './match';
+import { MAX_PAGE_SIZE, readPage, type Page } from '../transport/paging';
+import type { BudgetKey } from '../transport/pacing';
+import { searchDigits } from './phoneNumbers';
+import { E164 } from './validation';
+
+/** The field contacts are looked up by. */
+export type MatchKey = 'phone' | 'email';
+
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+/** Text as people mean it: Unicode NFC, zero-width characters removed, trimmed. */
+export function cleanText(text: string): string {
+	return text.normalize('NFC').replace(ZERO_WIDTH, '').trim();
+}
+
+/** A phone as a key: its E.164 form (the API stores phones in international format), else as written. */
+export function phoneKey(phone: unknown): string {
+	const text = cleanText(String(phone ?? ''));
+	const parsed = E164.safeParse(text);
+	return parsed.success ? parsed.data : text;
+}
+
+/** An email as a key: the service compares emails without regard to case; NFC, no zero-width, trimmed. */
+export function emailKey(email: unknown): string {
+	return cleanText(String(email ?? '')).toLowerCase();
+}
 
 /** The requests of a run by budget, and the budgets' sizes the last answers announced. */
 export class RequestCount {
@@ -220,4 +242,30 @@ export class ContactDirectory {
 		Object.assign(this.count.announced, page.announced);
 		return page;
 	}
+}
+
+/**
+ * The contacts with these IDs (the list has no filter by ID): the organization's contacts read a
+ * page of 1,000 at a time until every one is found or the list ends, at most
+ * `ceil(contacts / 1,000)` listing requests. An ID not in the list has no entry.
+ */
+export async function contactsWithIds(
+	context: IExecuteFunctions,
+	ids: Iterable<string>,
+	itemIndex: number,
+): Promise<Map<string, IDataObject>> {
+	const wanted = new Set(ids);
+	const found = new Map<string, IDataObject>();
+	let next: number | undefined = 0;
+	while (next !== undefined && found.size < wanted.size) {
+		const page: Page = await readPage.call(context, 'listContacts', {
+			offset: next,
+			size: MAX_PAGE_SIZE,
+			itemIndex,
+		});
+		for (const contact of page.records)
+			if (wanted.has(String(contact.id))) found.set(String(contact.id), contact);
+		next = page.next;
+	}
+	return found;
 }
