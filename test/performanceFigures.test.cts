@@ -191,6 +191,10 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 		'take {contacts_upsert_5k_listing_requests}\nlisting and {contacts_upsert_5k_org_requests} organization requests: {contacts_upsert_5k_minutes_at_reference_budgets:1} minutes of the organization budget',
 	],
 	[
+		'nodes/VoiceAgentCrm/actions/contact/upsert/fields.ts',
+		'{contacts_upsert_5k_writes} new or changed rows take about {contacts_upsert_5k_minutes_at_reference_budgets:0} minutes',
+	],
+	[
 		'docs/contacts.md',
 		'The {contacts_upsert_5k_writes} writes alone are {contacts_5k_write_bound_minutes:1} minutes at 120 a minute',
 	],

@@ -72,9 +72,9 @@ function modelFilled(field: INodeProperties): INodeProperties {
 	};
 }
 
-/** What an AI Agent is told the operation does: the operation's own sentence; its fields describe themselves. */
+/** What an AI Agent is told the operation does: its tool sentence, or its own sentence; its fields describe themselves. */
 export function toolDescriptionOf(op: Operation): string {
-	return `${op.option.description}.`;
+	return op.toolDescription ?? `${op.option.description}.`;
 }
 
 /** Shown only in the tool form, per operation; n8n then adds no automatic description of its own. */

@@ -45,7 +45,7 @@ function columnName(displayName: string, name: keyof Columns): INodeProperties {
 export const upsertContactFields: INodeProperties[] = [
 	{
 		displayName:
-			"At the reference's budgets (120 requests a minute, 20 listings), up to 20 rows are looked up one by one; more rows read the organization's contacts once (1,000 a listing), then write 120 a minute: 5,000 changed rows take about 42 minutes. A file's summary states the budgets the service announced.",
+			'Each row updates the contact with the same phone number (or email), or creates one. The API takes about 120 writes a minute: 5,000 new or changed rows take about 42 minutes.',
 		name: 'budgetNotice',
 		type: 'notice',
 		default: '',
