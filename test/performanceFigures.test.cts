@@ -189,35 +189,32 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 	],
 	[
 		'docs/contacts.md',
-		'take {contacts_upsert_5k_listing_requests}\nlisting and {contacts_upsert_5k_org_requests} organization requests: {contacts_upsert_5k_minutes_at_reference_budgets:1} minutes of the organization budget',
+		'take\n{contacts_upsert_5k_listing_requests} listing and {contacts_upsert_5k_org_requests} organization requests: {contacts_upsert_5k_minutes_at_reference_budgets:1} minutes of the organization budget',
 	],
-	[
-		'docs/contacts.md',
-		"measured on the simulator's clock at those budgets, {contacts_upsert_5k_paced_minutes:1} minutes from the start of a\nminute",
-	],
+	['docs/contacts.md', 'they took {contacts_upsert_5k_paced_minutes:1} minutes'],
 	[
 		'nodes/VoiceAgentCrm/actions/contact/upsert/fields.ts',
 		'{contacts_upsert_5k_writes} new or changed rows take about {contacts_upsert_5k_minutes_at_reference_budgets:0} minutes',
 	],
 	[
 		'docs/contacts.md',
-		'The {contacts_upsert_5k_writes} writes alone are {contacts_5k_write_bound_minutes:1} minutes at 120 a minute',
+		'the {contacts_upsert_5k_writes} writes alone are {contacts_5k_write_bound_minutes:1} minutes of that budget',
 	],
 	[
 		'docs/contacts.md',
-		'costs the same, the node {contacts_upsert_5k_speedup_vs_read_once_at_reference_budgets:2}× as\nfast; the per-row workflow',
+		'costs the same: the node is {contacts_upsert_5k_speedup_vs_read_once_at_reference_budgets:2}× as fast',
 	],
 	[
 		'docs/contacts.md',
-		'Update: {contacts_per_row_5k_listing_requests} listings at 20 a\nminute) takes {contacts_per_row_5k_minutes_at_reference_budgets} minutes, the node {contacts_upsert_5k_speedup_at_reference_budgets:2}× as fast',
+		'Update: {contacts_per_row_5k_listing_requests} listings at 20 a minute)\ntakes {contacts_per_row_5k_minutes_at_reference_budgets} minutes: the node is {contacts_upsert_5k_speedup_at_reference_budgets:2}× as fast',
 	],
 	[
 		'docs/contacts.md',
-		're-run of the same rows writes {contacts_upsert_5k_rerun_writes} contacts (read once: {contacts_read_once_5k_rerun_writes}, per row: {contacts_per_row_5k_rerun_writes})',
+		'a re-run of the same rows writes {contacts_upsert_5k_rerun_writes} contacts (read once: {contacts_read_once_5k_rerun_writes}, per row: {contacts_per_row_5k_rerun_writes})',
 	],
 	[
 		'docs/contacts.md',
-		"of two executions at\nonce over the same 500 rows {contacts_upsert_500_two_at_once_failed_runs} of the node's 2 fail, {contacts_read_once_500_two_at_once_failed_runs} of the read-once workflow's 2",
+		"at once over the same 500 rows {contacts_upsert_500_two_at_once_failed_runs} of the node's 2 fail, {contacts_read_once_500_two_at_once_failed_runs} of the read-once workflow's 2",
 	],
 	...(['free_worker', 'held_worker'] as const).map((mode): [string, string] => [
 		'docs/performance.md',
