@@ -36,6 +36,17 @@ const PLAIN = 'extractCodeHttp';
 const compared = (workflow: string) =>
 	`**${vs(workflow, AUTH, 'cpu_ratio')}** | **${vs(workflow, PLAIN, 'cpu_ratio')}** | **${vs(workflow, AUTH, 'cpu_above_idle_ratio')}**`;
 
+/**
+ * A row of the Create or Update table: requests, writes and minutes at the reference budgets, the
+ * ratio to the node, re-run writes, and the race (`<workflow>` as in `contacts_<workflow>_5k_…`).
+ */
+function upsertRow(label: string, workflow: string, ratio: string): string {
+	const at = (figure: string) => `{contacts_${workflow}_5k_${figure}}`;
+	const race = (figure: string) => `{contacts_${workflow}_500_two_at_once_${figure}}`;
+	const paced = workflow === 'per_row' ? '–' : at('paced_minutes');
+	return `| ${label} | ${at('listing_requests')} | ${at('org_requests')} | ${at('writes')} | ${at('minutes_at_reference_budgets')} | ${paced} | ${ratio} | ${at('rerun_writes')} | ${race('failed_runs')} of 2 | ${race('duplicates')} |`;
+}
+
 const QUOTES: Array<[doc: string, quote: string]> = [
 	[
 		'docs/campaigns.md',
@@ -149,6 +160,61 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 			'**1.00**',
 			'1.00',
 		),
+	],
+	...(
+		[
+			['Contact → Create or Update', 'upsert', '1'],
+			[
+				'read once: Get Many (Return All) → Compare Datasets → Create / Update',
+				'read_once',
+				'**{contacts_upsert_5k_speedup_vs_read_once_at_reference_budgets:2}**',
+			],
+			[
+				'per row: Get Many per row → Create / Update',
+				'per_row',
+				'**{contacts_upsert_5k_speedup_at_reference_budgets:2}**',
+			],
+		] as const
+	).map(([label, workflow, ratio]): [string, string] => [
+		'docs/performance.md',
+		upsertRow(label, workflow, ratio),
+	]),
+	[
+		'docs/performance.md',
+		'| the bound: one write a row at 120 a minute | – | – | {contacts_upsert_5k_writes} | {contacts_5k_write_bound_minutes:1} | – |',
+	],
+	[
+		'docs/performance.md',
+		'here the other one sent the same rows, so\n  {contacts_read_once_500_two_at_once_rows_not_held} rows ended without their values',
+	],
+	[
+		'docs/contacts.md',
+		'take\n{contacts_upsert_5k_listing_requests} listing and {contacts_upsert_5k_org_requests} organization requests: {contacts_upsert_5k_minutes_at_reference_budgets:1} minutes of the organization budget',
+	],
+	['docs/contacts.md', 'they took {contacts_upsert_5k_paced_minutes:1} minutes'],
+	[
+		'nodes/VoiceAgentCrm/actions/contact/upsert/fields.ts',
+		'{contacts_upsert_5k_writes} new or changed rows take about {contacts_upsert_5k_minutes_at_reference_budgets:0} minutes',
+	],
+	[
+		'docs/contacts.md',
+		'the {contacts_upsert_5k_writes} writes alone are {contacts_5k_write_bound_minutes:1} minutes of that budget',
+	],
+	[
+		'docs/contacts.md',
+		'costs the same: the node is {contacts_upsert_5k_speedup_vs_read_once_at_reference_budgets:2}× as fast',
+	],
+	[
+		'docs/contacts.md',
+		'Update: {contacts_per_row_5k_listing_requests} listings at 20 a minute)\ntakes {contacts_per_row_5k_minutes_at_reference_budgets} minutes: the node is {contacts_upsert_5k_speedup_at_reference_budgets:2}× as fast',
+	],
+	[
+		'docs/contacts.md',
+		'a re-run of the same rows writes {contacts_upsert_5k_rerun_writes} contacts (read once: {contacts_read_once_5k_rerun_writes}, per row: {contacts_per_row_5k_rerun_writes})',
+	],
+	[
+		'docs/contacts.md',
+		"at once over the same 500 rows {contacts_upsert_500_two_at_once_failed_runs} of the node's 2 fail, {contacts_read_once_500_two_at_once_failed_runs} of the read-once workflow's 2",
 	],
 	...(['free_worker', 'held_worker'] as const).map((mode): [string, string] => [
 		'docs/performance.md',

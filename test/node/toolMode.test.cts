@@ -188,6 +188,37 @@ describe('The node as an AI Agent tool', () => {
 		expect(node.parameters).toMatchObject({ eventInput: 'fields', options: {} });
 	});
 
+	it("Contact → Create or Update: the model gives the phone or the email, the name and the details, each optional and described; Match On stays the user's", () => {
+		const parameters = { resource: 'contact', operation: 'upsert' };
+		const node = toolNode(parameters);
+		const args = argumentsOf(node);
+		expect(Object.keys(args).sort()).toEqual([
+			'Country',
+			'Description',
+			'Email',
+			'Full_Name',
+			'Phone_Number',
+		]);
+		expect(args.Phone_Number).toMatch(/phone number of the contact.*e\.g\. \+14155550123/i);
+		expect(args.Email).toMatch(/email address of the contact.*e\.g\. ana@example\.com/i);
+		expect(args.Full_Name).toMatch(/full name of the contact/i);
+		expect(args.Country).toMatch(/country code.*e\.g\. US/i);
+		expect(getSchema(node).parse({ Email: 'ana@example.com' })).toEqual({
+			Phone_Number: '',
+			Email: 'ana@example.com',
+			Full_Name: '',
+			Country: '',
+			Description: '',
+		});
+		expect(node.parameters).toMatchObject({ matchOn: 'phone', contactSource: 'items' });
+		// the model is told what finds the contact, not n8n's generic upsert sentence
+		const told = NodeHelpers.getToolDescriptionForNode(node, {
+			description: toolVariant().description,
+		} as INodeType);
+		expect(told).toMatch(/same phone number.*same email.*a detail left out is not changed/i);
+		expect(told.length).toBeLessThan(300);
+	});
+
 	describe('run through the engine', () => {
 		let time: FakeTime;
 		let sim: Simulator;
@@ -338,6 +369,41 @@ describe('The node as an AI Agent tool', () => {
 					.map((item) => item.json.full_name)
 					.sort(),
 			).toEqual(['Ana Quintanilla', 'Lucía Quintanilla']);
+		});
+
+		it('Contact → Create or Update creates the contact the model described, then updates it with what a later call adds, leaving out what it did not say', async () => {
+			const parameters = toolNode({ resource: 'contact', operation: 'upsert' }).parameters;
+			const contactsBefore = sim.org.contacts.size;
+			const first = await runAsTool(parameters, {
+				Phone_Number: '+1 415 555 0199',
+				Full_Name: 'Jane Doe',
+				Country: 'US',
+			});
+			const [created] = outputOf(first);
+			expect(created.json).toMatchObject({ status: 'created' });
+			const contact = () => sim.org.contacts.get(String(created.json.contact_id));
+			expect(contact()).toMatchObject({
+				phone_number: '+14155550199',
+				full_name: 'Jane Doe',
+				country: 'US',
+			});
+
+			const later = await runAsTool(parameters, {
+				Phone_Number: '+14155550199',
+				Email: 'jane@example.com',
+				Description: 'Asked for a callback on Monday',
+			});
+			expect(outputOf(later)[0].json).toMatchObject({
+				status: 'updated',
+				contact_id: created.json.contact_id,
+			});
+			expect(contact()).toMatchObject({
+				full_name: 'Jane Doe',
+				country: 'US',
+				email: 'jane@example.com',
+				description: 'Asked for a callback on Monday',
+			});
+			expect(sim.org.contacts.size).toBe(contactsBefore + 1);
 		});
 
 		it('Event → Send records the event the model named on the contact the conversation named', async () => {

@@ -64,7 +64,10 @@ export interface Operation {
 	 * The ones not required are optional arguments: the model gives them when the conversation does.
 	 */
 	modelFills?: readonly string[];
-	/** What an AI Agent is told the operation does, when that is not its option's description. */
+	/**
+	 * What an AI Agent is told the tool does, where the option's sentence cannot say it (n8n's lint
+	 * fixes an upsert's sentence to its generic wording; a campaign says it is no tool).
+	 */
 	toolDescription?: string;
 	execute(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]>;
 }

@@ -72,7 +72,7 @@ function modelFilled(field: INodeProperties): INodeProperties {
 	};
 }
 
-/** What an AI Agent is told the operation does: the operation's own sentence (or its tool sentence); its fields describe themselves. */
+/** What an AI Agent is told the operation does: its tool sentence, or its own sentence; its fields describe themselves. */
 export function toolDescriptionOf(op: Operation): string {
 	return op.toolDescription ?? `${op.option.description}.`;
 }

@@ -34,6 +34,17 @@ export const upsertContact: Operation = {
 		additionalFields: {},
 	},
 	fields: upsertContactFields,
+	// what a conversation says of a person: how to reach them, their name and what to note (the key
+	// and the rest set the workflow up); a detail left out is blank, and a blank changes nothing
+	modelFills: [
+		'phoneNumber',
+		'email',
+		'additionalFields.fullName',
+		'additionalFields.country',
+		'additionalFields.description',
+	],
+	toolDescription:
+		'Create a contact, or update the one with the same phone number (or the same email, when the workflow matches on email). Give the phone number and the email when known, and the name and details to write; a detail left out is not changed.',
 	async execute(
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],

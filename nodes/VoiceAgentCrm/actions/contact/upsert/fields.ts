@@ -46,7 +46,7 @@ function columnName(displayName: string, name: keyof Columns): INodeProperties {
 export const upsertContactFields: INodeProperties[] = [
 	{
 		displayName:
-			"Blank cells keep the stored values. Contacts are found the cheaper way (a lookup per row, or one read of all contacts); at the reference's limits changes are written 120 a minute, so 5,000 changed rows take about 42 minutes.",
+			'Each row updates the contact with the same phone number (or email), or creates one; blank cells keep the stored values. The API takes about 120 writes a minute: 5,000 new or changed rows take about 42 minutes.',
 		name: 'budgetNotice',
 		type: 'notice',
 		default: '',
