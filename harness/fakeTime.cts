@@ -93,8 +93,14 @@ export function installFakeTime(): FakeTime {
 	requestsOnTheirWay.clear();
 	subscribe(REQUEST_STARTS, countRequest as (message: unknown) => void);
 
-	const timersNow = () =>
-		(clock as unknown as { timers?: Record<string, { callAt: number }> }).timers ?? {};
+	type Timer = { id: number; callAt: number };
+	/** The pending timers: fake-timers 15 keeps them in a Map, older versions in an object. */
+	const timersNow = (): Timer[] => {
+		const timers = (clock as unknown as { timers?: Map<string, Timer> | Record<string, Timer> })
+			.timers;
+		if (!timers) return [];
+		return timers instanceof Map ? [...timers.values()] : Object.values(timers);
+	};
 	let lastTimerIds = new Set<string>();
 	let settling = 0;
 	/**
@@ -104,7 +110,7 @@ export function installFakeTime(): FakeTime {
 	 */
 	function jumpOf(stepMs: number, nextDueAt: () => number | undefined): number {
 		const timers = timersNow();
-		const ids = new Set(Object.keys(timers));
+		const ids = new Set(timers.map((timer) => String(timer.id)));
 		if ([...lastTimerIds].some((id) => !ids.has(id))) settling = SETTLING_STEPS;
 		lastTimerIds = ids;
 		const limit = settling > 0 ? Math.min(stepMs, 1_000) : stepMs;
@@ -112,7 +118,7 @@ export function installFakeTime(): FakeTime {
 		const due = [
 			clock.now + limit,
 			nextDueAt() ?? Infinity,
-			...Object.values(timers).map((timer) => timer.callAt),
+			...timers.map((timer) => timer.callAt),
 		];
 		return Math.max(0, Math.min(...due) - clock.now);
 	}
