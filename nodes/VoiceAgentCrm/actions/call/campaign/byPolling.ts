@@ -24,7 +24,7 @@ export async function runByPolling(context: IExecuteFunctions, run: CampaignRun)
 	while (!step.plan.finished) {
 		await sleep(nextLookIn(run, step, Date.now()), stop);
 		if (stop?.aborted) break;
-		step = await campaignStep(context, run, step.refusals);
+		step = await campaignStep(context, run);
 	}
 	return step;
 }

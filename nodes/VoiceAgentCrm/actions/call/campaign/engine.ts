@@ -1,22 +1,40 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, type ApiContext } from '../../../transport/request';
-import { fingerprintOf, scanCalls, type PlacementTrace } from '../placement/trace';
+import { apiRequest, wasNotSentInTime, type ApiContext } from '../../../transport/request';
+import { placeCall } from '../placement/placement';
+import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { RowProblem } from './people';
 import { planCampaign, type CampaignRules, type Person, type Placement, type Plan } from './plan';
 
 /**
  * One step of a campaign, the same whether the run waits by polling or by the calls' webhooks:
- * read the campaign's calls from the service, decide (campaign/plan.ts), cancel the lost claims and
- * place what is due, then read again, so that a claim lost to a concurrent run is canceled before
- * its call rings (docs/decisions.md, "Campaigns").
+ * read the campaign's calls from the service, decide (campaign/plan.ts), cancel the lost claims,
+ * place what is due, then settle every placement before the step ends (docs/decisions.md,
+ * "Campaigns"): a placement is kept only once a look that lists it, sent after every call created
+ * as early could be listed, shows no earlier claim; a lost claim is canceled; one that no look
+ * confirms is canceled before its start. So no step leaves a placement it has not confirmed.
  */
 
-/** Every placement starts at least this long after it is sent: the time to see a lost claim and cancel it. */
+/** Every placement is planned to start at least this long after it is planned: the time to settle its claim. */
 const CLAIM_LEAD_MS = 20_000;
+
+/** A placement is not sent later than this before its start (its turn in the budget came too late). */
+const LEAST_LEAD_MS = 15_000;
+
+/**
+ * A look confirms a placement only when sent at least this long after the placement was answered:
+ * every call created as early as it is then listed (ties of the creation time included).
+ */
+const CONFIRM_GAP_MS = 1_000;
+
+/** A placement still unconfirmed this long before its start is canceled. */
+const CANCEL_MARGIN_MS = 5_000;
+
+/** Between two looks of a settlement. */
+const LOOK_AGAIN_MS = 2_000;
 
 /** Pages of 1,000 calls read at most in one look at the agent's calls. */
 const MAX_SCAN_PAGES = 20;
@@ -39,11 +57,13 @@ export interface CampaignRun {
 	rules: CampaignRules;
 	/**
 	 * How far back the next look reads: at first over Remember Calls For, then up to the oldest
-	 * call still live (`currentCalls`).
+	 * call still live (`horizonAfter`).
 	 */
 	recentSince: number;
 	/** Campaign calls created before `recentSince`, over when read: they change no more. */
 	earlier: CampaignCall[];
+	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
+	refusals?: Record<string, string>;
 }
 
 /** Why a person's placement was refused by the service, by number. */
@@ -84,19 +104,28 @@ async function readCampaignCalls(
 /** How far before a look the next one reads back at the least: calls another run was placing then. */
 const RECENT_MARGIN_MS = 5 * 60_000;
 
-/**
- * The run's calls now: those over before the last look's horizon, kept, and the recent ones read
- * again. The horizon then moves up to the oldest call still live (or the margin), so that a long
- * campaign's looks read what may have changed, not every call it made.
- */
-async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
+/** One look at the campaign's calls: what the list said, and when the look was sent. */
+interface Look {
+	calls: CampaignCall[];
+	sentAt: number;
+}
+
+/** The run's calls now: those over before the run's horizon, kept, and the recent ones read again. */
+async function look(context: ApiContext, run: CampaignRun): Promise<Look> {
+	const sentAt = Date.now();
 	const recent = await readCampaignCalls(context, run, run.recentSince);
 	const seen = new Set(recent.map((call) => call.id));
-	const calls = [...recent, ...run.earlier.filter((call) => !seen.has(call.id))];
+	return { calls: [...recent, ...run.earlier.filter((call) => !seen.has(call.id))], sentAt };
+}
+
+/**
+ * The horizon after a look: up to the oldest call still live (or the margin), so that a long
+ * campaign's looks read what may have changed, not every call it made.
+ */
+function horizonAfter(run: CampaignRun, { calls, sentAt }: Look) {
 	const live = calls.filter((call) => call.stage === 'live').map((call) => call.createdAt);
-	run.recentSince = Math.max(run.recentSince, Math.min(Date.now() - RECENT_MARGIN_MS, ...live));
-	run.earlier = calls.filter((call) => call.createdAt < run.recentSince);
-	return calls;
+	const recentSince = Math.max(run.recentSince, Math.min(sentAt - RECENT_MARGIN_MS, ...live));
+	return { recentSince, earlier: calls.filter((call) => call.createdAt < recentSince) };
 }
 
 function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObject) {
@@ -119,10 +148,10 @@ function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObj
 	return { ...trace, ...campaign };
 }
 
-/** The placement body: the call starts at `callAt`, written in the person's own time zone. */
+/** The placement body without its trace: the call starts at `callAt`, written in the person's own time zone. */
 function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 	const { person, callAt } = placement;
-	const body: IDataObject = {
+	return {
 		agent_id: run.agentId,
 		from_number: run.fromNumber,
 		to_number: person.key,
@@ -135,57 +164,164 @@ function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 			timezone: person.zone,
 		},
 		...(run.webhookUrl ? { webhook_url: run.webhookUrl } : {}),
+		...(run.extras.metadata ? { metadata: run.extras.metadata } : {}),
 	};
-	const metadata = {
-		...((run.extras.metadata as IDataObject) ?? {}),
-		...traceOfPlacement(run, placement, body),
-	};
-	return { ...body, metadata };
 }
 
-/** A refusal is an answer that says no (4xx); a lost answer may have placed the call, which the next look tells. */
+/** A refusal is an answer that says no (4xx); a lost answer may have placed the call, which a look tells. */
 function refusalOf(error: unknown): string | undefined {
 	const status = Number((error as NodeApiError).httpCode);
 	return status >= 400 && status < 500 && status !== 429 ? (error as Error).message : undefined;
 }
 
+/** A placement sent in this step, until a look confirms it or it is canceled. */
+interface Sent {
+	placement: Placement;
+	/** Undefined when the answer was lost: a look finds the call by its trace, if it was made. */
+	callId?: string;
+	answeredAt: number;
+	settled?: 'confirmed' | 'canceled' | 'unknown';
+}
+
+/** How a placement went: sent (its call maybe made), refused, or not sent at all. */
+type Sending = { sent: Sent } | { refused: string } | { unsent: true };
+
 async function place(
 	context: ApiContext,
 	run: CampaignRun,
 	placement: Placement,
-	refusals: Refusals,
-) {
+): Promise<Sending> {
+	const body = bodyOf(run, placement);
+	const trace = traceOfPlacement(run, placement, body);
 	try {
-		const { payload } = await apiRequest.call(context, 'placePhoneCall', {
-			body: bodyOf(run, placement),
-			itemIndex: placement.person.itemIndex,
-		});
-		context.logger.info(
-			`Voice Agent CRM: placed call ${String((payload as IDataObject).call_id)}`,
-			{
-				callId: (payload as IDataObject).call_id,
-				executionId: run.executionId,
-				workflowId: run.workflowId,
-				node: run.node,
-				item: placement.person.itemIndex,
-				campaign: run.campaign,
-			},
+		const { placement: answer } = await placeCall(
+			context,
+			'placePhoneCall',
+			withTrace(body, trace),
+			trace,
+			placement.callAt - LEAST_LEAD_MS,
 		);
+		return { sent: { placement, callId: String(answer.call_id), answeredAt: Date.now() } };
 	} catch (error) {
-		// a start that passed while the request waited for its turn is refused for the time, not the person: the next step sets a new one
-		const refusal = Date.now() < placement.callAt ? refusalOf(error) : undefined;
-		if (refusal) refusals.set(placement.person.key, refusal);
+		if (wasNotSentInTime(error)) return { unsent: true };
+		const refusal = refusalOf(error);
+		return refusal ? { refused: refusal } : { sent: { placement, answeredAt: Date.now() } };
 	}
 }
 
 /**
- * Cancel a lost claim's call. A failed cancel is left to the next look: a call still scheduled
- * is still a lost claim then; one answered 409 rang already or was canceled by another run.
+ * Cancel a call. A failed cancel is left to the next look: a call still scheduled is still a
+ * lost claim then; one answered 409 rang already or was canceled by another run.
  */
-async function cancel(context: ApiContext, call: CampaignCall) {
-	await apiRequest
-		.call(context, 'cancelCall', { params: { callId: call.id } })
-		.catch(() => undefined);
+async function cancel(context: ApiContext, callId: string): Promise<boolean> {
+	return await apiRequest
+		.call(context, 'cancelCall', { params: { callId }, urgent: true })
+		.then(() => true)
+		.catch(() => false);
+}
+
+/** The call a sent placement made, as a look lists it. */
+function callOf(sent: Sent, run: CampaignRun, calls: CampaignCall[]): CampaignCall | undefined {
+	const { person, attempt } = sent.placement;
+	return calls.find((call) =>
+		sent.callId
+			? call.id === sent.callId
+			: call.campaign === run.campaign &&
+				call.executionId === run.executionId &&
+				call.person === person.key &&
+				call.attempt === attempt &&
+				call.stage === 'live',
+	);
+}
+
+/** The latest a placement is canceled when no look confirmed it. */
+const deadlineOf = (sent: Sent) => sent.placement.callAt - CANCEL_MARGIN_MS;
+
+/** Cancel each open placement whose deadline passed; one whose call is not known is left as it is. */
+async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
+	for (const sent of open.filter((each) => deadlineOf(each) <= Date.now())) {
+		if (!sent.callId) sent.settled = 'unknown';
+		else if (await cancel(context, sent.callId)) sent.settled = 'canceled';
+	}
+}
+
+/**
+ * `work`, while canceling each open placement at its deadline: a look slowed by the budget or
+ * the service never lets an unconfirmed call ring.
+ */
+async function withDeadlines<T>(
+	context: ApiContext,
+	sent: Sent[],
+	work: Promise<T>,
+): Promise<{ value: T } | { error: unknown }> {
+	const outcome = work.then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+	for (;;) {
+		const open = sent.filter((each) => !each.settled);
+		if (!open.length) return await outcome;
+		const wake = new AbortController();
+		const deadline = sleep(Math.max(0, Math.min(...open.map(deadlineOf)) - Date.now()), wake.signal)
+			.then(() => undefined)
+			.catch(() => undefined);
+		const first = await Promise.race([outcome, deadline]);
+		wake.abort();
+		if (first) return first;
+		await cancelPastDeadline(context, open);
+	}
+}
+
+/**
+ * Settle this step's placements: look until each is confirmed or canceled. Nothing is placed
+ * while settling. Answers the last look, or throws the look's error when no look succeeded
+ * after the placements (each open one canceled at its deadline by then).
+ */
+async function settle(context: ApiContext, run: CampaignRun, sent: Sent[]): Promise<Look> {
+	let last: Look | undefined;
+	let failure: unknown;
+	for (;;) {
+		const open = sent.filter((each) => !each.settled);
+		if (!open.length) {
+			if (last) return last;
+			throw failure;
+		}
+		const lookAt = Math.max(...open.map((each) => each.answeredAt)) + CONFIRM_GAP_MS;
+		const waited = await withDeadlines(context, sent, sleep(Math.max(0, lookAt - Date.now())));
+		if ('error' in waited || !sent.some((each) => !each.settled)) continue;
+		const looked = await withDeadlines(context, sent, look(context, run));
+		if ('error' in looked) {
+			failure = looked.error;
+			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+			continue;
+		}
+		last = looked.value;
+		Object.assign(run, horizonAfter(run, last));
+		const plan = planOf(run, last.calls);
+		for (const call of plan.cancel) await cancel(context, call.id);
+		const lost = new Set(plan.cancel.map((call) => call.id));
+		for (const each of sent.filter((one) => !one.settled)) {
+			const call = callOf(each, run, last.calls);
+			if (!call) continue;
+			each.callId = call.id;
+			if (lost.has(call.id)) each.settled = 'canceled';
+			else if (last.sentAt >= each.answeredAt + CONFIRM_GAP_MS) each.settled = 'confirmed';
+		}
+		if (sent.some((each) => !each.settled))
+			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+	}
+}
+
+function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
+	return planCampaign({
+		campaign: run.campaign,
+		people: run.people,
+		calls,
+		rules: run.rules,
+		now: Date.now(),
+		leadMs: CLAIM_LEAD_MS,
+		refused: new Set(Object.keys(run.refusals ?? {})),
+	});
 }
 
 export interface Step {
@@ -194,33 +330,33 @@ export interface Step {
 	refusals: Refusals;
 }
 
-/** Rounds of look, act, look again in one step: each round settles the claims the last one made. */
-const MAX_ROUNDS = 3;
-
-/** Look, decide, act, until nothing is left to do now. */
-export async function campaignStep(
-	context: ApiContext,
-	run: CampaignRun,
-	refusals: Refusals = new Map(),
-): Promise<Step> {
+/**
+ * Look, decide, act, until nothing is left to do now: each placement settled before the next
+ * decision, so that a lane freed by a lost claim is filled by a decision that saw it lost.
+ */
+export async function campaignStep(context: ApiContext, run: CampaignRun): Promise<Step> {
+	const refusals = (run.refusals ??= {});
+	const stepOf = (plan: Plan, calls: CampaignCall[]): Step => ({
+		plan,
+		calls,
+		refusals: new Map(Object.entries(refusals)),
+	});
 	if (!run.people.length) {
 		const plan = { place: [], cancel: [], heldElsewhere: new Map(), finished: true };
-		return { plan, calls: [], refusals };
+		return stepOf(plan, []);
 	}
-	for (let round = 1; ; round++) {
-		const calls = await currentCalls(context, run);
-		const plan = planCampaign({
-			campaign: run.campaign,
-			people: run.people,
-			calls,
-			rules: run.rules,
-			now: Date.now(),
-			leadMs: CLAIM_LEAD_MS,
-			refused: new Set(refusals.keys()),
-		});
-		if (round === MAX_ROUNDS || (!plan.cancel.length && !plan.place.length))
-			return { plan, calls, refusals };
-		for (const call of plan.cancel) await cancel(context, call);
-		for (const placement of plan.place) await place(context, run, placement, refusals);
+	let seen = await look(context, run);
+	for (;;) {
+		Object.assign(run, horizonAfter(run, seen));
+		const plan = planOf(run, seen.calls);
+		for (const call of plan.cancel) await cancel(context, call.id);
+		if (!plan.place.length) return stepOf(plan, seen.calls);
+		const sent: Sent[] = [];
+		for (const placement of plan.place) {
+			const sending = await place(context, run, placement);
+			if ('sent' in sending) sent.push(sending.sent);
+			if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+		}
+		seen = sent.length ? await settle(context, run, sent) : await look(context, run);
 	}
 }
