@@ -64,6 +64,8 @@ export interface CampaignRun {
 	earlier: CampaignCall[];
 	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
 	refusals?: Record<string, string>;
+	/** The campaign's calls that are scheduled or live, as the last look and this run's placements know them. */
+	live?: CampaignCall[];
 }
 
 /** Why a person's placement was refused by the service, by number. */
@@ -277,12 +279,18 @@ async function withDeadlines<T>(
  * while settling. Answers the last look, or throws the look's error when no look succeeded
  * after the placements (each open one canceled at its deadline by then).
  */
-async function settle(context: ApiContext, run: CampaignRun, sent: Sent[]): Promise<Look> {
+async function settle(
+	context: ApiContext,
+	run: CampaignRun,
+	sent: Sent[],
+	lost: Sent[],
+): Promise<Look> {
 	let last: Look | undefined;
 	let failure: unknown;
 	for (;;) {
 		const open = sent.filter((each) => !each.settled);
 		if (!open.length) {
+			lost.push(...sent.filter((each) => each.settled === 'unknown'));
 			if (last) return last;
 			throw failure;
 		}
@@ -299,12 +307,12 @@ async function settle(context: ApiContext, run: CampaignRun, sent: Sent[]): Prom
 		Object.assign(run, horizonAfter(run, last));
 		const plan = planOf(run, last.calls);
 		for (const call of plan.cancel) await cancel(context, call.id);
-		const lost = new Set(plan.cancel.map((call) => call.id));
+		const losing = new Set(plan.cancel.map((call) => call.id));
 		for (const each of sent.filter((one) => !one.settled)) {
 			const call = callOf(each, run, last.calls);
 			if (!call) continue;
 			each.callId = call.id;
-			if (lost.has(call.id)) each.settled = 'canceled';
+			if (losing.has(call.id)) each.settled = 'canceled';
 			else if (last.sentAt >= each.answeredAt + CONFIRM_GAP_MS) each.settled = 'confirmed';
 		}
 		if (sent.some((each) => !each.settled))
@@ -328,35 +336,110 @@ export interface Step {
 	plan: Plan;
 	calls: CampaignCall[];
 	refusals: Refusals;
+	/** With Continue On Fail: why the campaign stopped following its calls (the calls named). */
+	failure?: string;
+}
+
+/** When a call rings, for a message: now for a call past its start, else its start. */
+function ringsAt(call: CampaignCall): string {
+	return call.scheduled
+		? `rings at ${new Date(call.callAt).toISOString()}`
+		: 'ringing or in progress';
+}
+
+/**
+ * The error of a step that failed after the campaign placed calls: what failed, then every call
+ * that will ring all the same (item, call ID, when), and what running the same list again does.
+ */
+function failedWithLiveCalls(
+	context: ApiContext,
+	run: CampaignRun,
+	error: unknown,
+	lost: Sent[],
+): NodeOperationError {
+	const live = run.live ?? [];
+	const itemOf = new Map(run.people.map((person) => [person.key, person.itemIndex]));
+	const lines = [
+		...live.map(
+			(call) =>
+				`Item ${itemOf.get(call.person)} (${call.person}): call ${call.id}, ${ringsAt(call)}`,
+		),
+		...lost.map(
+			({ placement }) =>
+				`Item ${placement.person.itemIndex} (${placement.person.key}): placed for ${new Date(placement.callAt).toISOString()}, its answer lost (Call → Get Many → Filters → Placed by Execution finds it)`,
+		),
+	];
+	const cause = (error as Error).message.replace(/\.$/, '');
+	return new NodeOperationError(
+		context.getNode(),
+		`${cause}. ${lines.length} ${lines.length === 1 ? 'call' : 'calls'} of the campaign will ring all the same; running the same list again goes on with them and calls nobody twice`,
+		{
+			description: [
+				...lines,
+				'Running the same list again (or a Retry) waits for these calls, places what is still owed and skips who was called.',
+				(error as NodeOperationError).description ?? '',
+			]
+				.filter(Boolean)
+				.join('\n'),
+		},
+	);
+}
+
+/**
+ * What the last look of a run listed, in this process: the items of a step that fails before
+ * its own look come from it (a run's saved state keeps only its live calls, `live`).
+ */
+const lastListed = new WeakMap<CampaignRun, CampaignCall[]>();
+
+/** Whether the node answers items instead of failing (Continue On Fail); a webhook handler does not. */
+function continuesOnFail(context: ApiContext): boolean {
+	return 'continueOnFail' in context && context.continueOnFail();
 }
 
 /**
  * Look, decide, act, until nothing is left to do now: each placement settled before the next
- * decision, so that a lane freed by a lost claim is filled by a decision that saw it lost.
+ * decision, so that a lane freed by a lost claim is filled by a decision that saw it lost. A
+ * failure once the campaign has calls that will ring names them (`failedWithLiveCalls`); with
+ * Continue On Fail the step ends the run with the people's items and that failure instead.
  */
 export async function campaignStep(context: ApiContext, run: CampaignRun): Promise<Step> {
 	const refusals = (run.refusals ??= {});
-	const stepOf = (plan: Plan, calls: CampaignCall[]): Step => ({
+	const stepOf = (plan: Plan, calls: CampaignCall[], failure?: string): Step => ({
 		plan,
 		calls,
 		refusals: new Map(Object.entries(refusals)),
+		...(failure ? { failure } : {}),
 	});
 	if (!run.people.length) {
 		const plan = { place: [], cancel: [], heldElsewhere: new Map(), finished: true };
 		return stepOf(plan, []);
 	}
-	let seen = await look(context, run);
-	for (;;) {
-		Object.assign(run, horizonAfter(run, seen));
-		const plan = planOf(run, seen.calls);
-		for (const call of plan.cancel) await cancel(context, call.id);
-		if (!plan.place.length) return stepOf(plan, seen.calls);
-		const sent: Sent[] = [];
-		for (const placement of plan.place) {
-			const sending = await place(context, run, placement);
-			if ('sent' in sending) sent.push(sending.sent);
-			if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+	const lost: Sent[] = [];
+	try {
+		let seen = await look(context, run);
+		for (;;) {
+			Object.assign(run, horizonAfter(run, seen));
+			run.live = seen.calls.filter(
+				(call) => call.campaign === run.campaign && call.stage === 'live',
+			);
+			lastListed.set(run, seen.calls);
+			const plan = planOf(run, seen.calls);
+			for (const call of plan.cancel) await cancel(context, call.id);
+			if (!plan.place.length) return stepOf(plan, seen.calls);
+			const sent: Sent[] = [];
+			for (const placement of plan.place) {
+				const sending = await place(context, run, placement);
+				if ('sent' in sending) sent.push(sending.sent);
+				if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+			}
+			seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
 		}
-		seen = sent.length ? await settle(context, run, sent) : await look(context, run);
+	} catch (error) {
+		if (!run.live?.length && !lost.length) throw error;
+		const failed = failedWithLiveCalls(context, run, error, lost);
+		if (!continuesOnFail(context)) throw failed;
+		const calls = lastListed.get(run) ?? run.live ?? [];
+		const plan = { ...planOf(run, calls), place: [], cancel: [], finished: true };
+		return stepOf(plan, calls, failed.message);
 	}
 }

@@ -1,0 +1,96 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runNode } from '../../harness/engine.cts';
+import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
+import { planCalls, type Simulator } from '../../simulator/index.cts';
+
+/**
+ * Run Campaign failing after it placed calls (docs/faults.md: an error names every write already
+ * made): the error names each call that will ring (item, call ID, when) and what running the same
+ * list again does; with Continue On Fail the people's items come out instead, each with its call.
+ */
+
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+
+describe('Run Campaign: a failure after placing names the live calls', () => {
+	let time: FakeTime;
+	let sim: Simulator;
+	withSimulatorOnFakeTime((t, s) => {
+		time = t;
+		sim = s;
+	});
+	beforeEach(() => time.clock.setSystemTime(Date.parse('2026-11-30T10:00:00Z')));
+
+	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
+	const people = [1, 2, 3, 4].map((n) => ({ to: `+44207946020${n}`, name: `P${n}` }));
+	const campaign = (): INodeParameters => ({
+		resource: 'call',
+		operation: 'runCampaign',
+		agentId: locator([...sim.org.agents.values()][0].id),
+		fromNumber: locator('+14155550100'),
+		toNumber: '={{ $json.to }}',
+		fullName: '={{ $json.name }}',
+		maxLiveCalls: 2,
+		callDays: [1, 2, 3, 4, 5, 6, 7],
+		callFrom: '00:00',
+		callUntil: '24:00',
+		redialOn: [],
+	});
+
+	/** The campaign's first step places and settles two calls; then every listing answers an HTML 503. */
+	async function failingAfterTwoPlacements(continueOnFail: boolean) {
+		planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
+		const running = runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: campaign(),
+			items: people,
+			continueOnFail,
+		});
+		const placed = () => [...sim.org.calls.values()].filter((call) => call.metadata?.n8n_campaign);
+		await time.advance(5 * SECOND, { onStep: () => sim.clock.runDue() });
+		expect(placed()).toHaveLength(2);
+		sim.faults.inject({
+			method: 'GET',
+			path: '/v1/calls',
+			times: 1_000,
+			fault: { status: 503, rawBody: '<html><body>Bad gateway</body></html>' },
+		});
+		const run = await time.runUntilSettled(running, {
+			onStep: () => sim.clock.runDue(),
+			nextDueAt: nextDueAfterQuiet(sim),
+			maxMs: 10 * MINUTE,
+		});
+		return { run, placed: placed() };
+	}
+
+	it('fails naming each call that will ring, its item and its start, and what a re-run does', async () => {
+		const { run, placed } = await failingAfterTwoPlacements(false);
+		const error = run.error as Error & { description?: string };
+		expect(error.message).toMatch(
+			/^The service failed to answer.*2 calls of the campaign will ring all the same; running the same list again goes on with them and calls nobody twice$/,
+		);
+		for (const call of placed) {
+			const item = people.findIndex(({ to }) => to === call.to);
+			expect(error.description).toContain(`Item ${item} (${call.to}): call ${call.id}`);
+		}
+		expect(error.description).toMatch(/Running the same list again .* skips who was called/);
+	});
+
+	it('with Continue On Fail, answers every person’s item, the live calls on theirs', async () => {
+		const { run, placed } = await failingAfterTwoPlacements(true);
+		expect(run.error).toBeUndefined();
+		expect(run.items).toHaveLength(4);
+		expect(run.items.map((item) => item.json.campaign_status)).toEqual(Array(4).fill('unfinished'));
+		for (const call of placed) {
+			const item = run.items[people.findIndex(({ to }) => to === call.to)].json;
+			expect(item.call_id).toBe(call.id);
+			expect(item.reason).toMatch(
+				new RegExp(
+					`^Call ${call.id} is scheduled for .* and will ring; Not called yet\\. The campaign stopped following its calls: The service failed to answer`,
+				),
+			);
+		}
+	});
+});
