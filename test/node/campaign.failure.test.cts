@@ -1,6 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
+import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { planCalls, type Simulator } from '../../simulator/index.cts';
@@ -13,6 +14,7 @@ import { planCalls, type Simulator } from '../../simulator/index.cts';
 
 const SECOND = 1_000;
 const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
 
 describe('Run Campaign: a failure after placing names the live calls', () => {
 	let time: FakeTime;
@@ -91,6 +93,49 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 					`^Call ${call.id} is scheduled for .* and will ring; Not called yet\\. The campaign stopped following its calls: The service failed to answer`,
 				),
 			);
+		}
+	});
+
+	it('Free the Worker While Waiting: a number the service refused is refused once, not placed again at each call end', async () => {
+		planCalls(sim).byDefault({ talkMs: MINUTE });
+		// the campaign's first placement (the first person's) is refused
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/calls/single-phone-call',
+			fault: { status: 400, body: { statusCode: 400, message: 'to_number is not reachable' } },
+		});
+		const execution = new WaitingExecution({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { ...campaign(), maxLiveCalls: 1, campaignOptions: { resumeByWebhook: true } },
+			items: people,
+		});
+		// the simulator's due steps run on their own: a call end's step, in the execution's webhook,
+		// waits a fake second to settle its placement, which the drive must move meanwhile
+		const onStep = () => void sim.clock.runDue();
+		try {
+			await time.runUntilSettled(execution.start(), {
+				onStep,
+				nextDueAt: nextDueAfterQuiet(sim),
+			});
+			await time.runUntilSettled(
+				new Promise<void>((resolve) => {
+					const check = () => (execution.resumedRun ? resolve() : setImmediate(check));
+					check();
+				}),
+				{ onStep, nextDueAt: nextDueAfterQuiet(sim), maxMs: HOUR },
+			);
+			const items = WaitingExecution.nodeItems(execution.resumedRun);
+			expect(items.map((item) => item.campaign_status)).toEqual([
+				'refused',
+				'called',
+				'called',
+				'called',
+			]);
+			expect(items[0].reason).toMatch(/^The service refused the call: .*\(HTTP 400\)/);
+			// one refused placement, then one for each of the others: the refused number never again
+			expect(sim.requestsTo('POST', '/v1/calls/single-phone-call')).toHaveLength(4);
+		} finally {
+			await execution.stop();
 		}
 	});
 });
