@@ -109,9 +109,7 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 			parameters: { ...campaign(), maxLiveCalls: 1, campaignOptions: { resumeByWebhook: true } },
 			items: people,
 		});
-		// the simulator's due steps run on their own: a call end's step, in the execution's webhook,
-		// waits a fake second to settle its placement, which the drive must move meanwhile
-		const onStep = () => void sim.clock.runDue();
+		const onStep = () => sim.clock.runDue();
 		try {
 			await time.runUntilSettled(execution.start(), {
 				onStep,
