@@ -2,6 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { peakLive } from '../../harness/callLog.cts';
 import { runNode, type NodeRun } from '../../harness/engine.cts';
+import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import {
@@ -89,7 +90,7 @@ describe('Run Campaign: never the same person twice, lists longer than Max Live 
 		[...sim.org.calls.values()].filter((call) => call.metadata?.n8n_campaign !== undefined);
 
 	interface Measure {
-		runs: NodeRun[];
+		runs: Array<Pick<NodeRun, 'items' | 'error'>>;
 		/** Numbers that rang in two or more calls (every list is called once: no redials). */
 		twice: string[];
 		/** Rung calls that no item of any run names. */
@@ -121,27 +122,50 @@ describe('Run Campaign: never the same person twice, lists longer than Max Live 
 		});
 	}
 
-	async function race(lists: Array<Array<{ to: string; name: string }>>): Promise<Measure> {
+	type List = Array<{ to: string; name: string }>;
+	/** How one execution of the campaign runs a list: its items, or its error. */
+	type Execute = (items: List, at: number) => Promise<Pick<NodeRun, 'items' | 'error'>>;
+
+	const holdingTheWorker: Execute = (items, at) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: campaign(),
+			items,
+			executionId: `exec-${at}`,
+		});
+
+	const waiting: WaitingExecution[] = [];
+	afterEach(async () => {
+		for (const execution of waiting.splice(0)) await execution.stop();
+	});
+	/** Free the Worker While Waiting: the execution waits, each call end takes a step, the last resumes it. */
+	const freeingTheWorker: Execute = async (items) => {
+		const execution = new WaitingExecution({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: { ...campaign(), campaignOptions: { resumeByWebhook: true } },
+			items,
+		});
+		waiting.push(execution);
+		await execution.start();
+		await new Promise<void>((resolve) => {
+			const check = () => (execution.resumedRun ? resolve() : setImmediate(check));
+			check();
+		});
+		return {
+			items: WaitingExecution.nodeItems(execution.resumedRun).map((json) => ({ json })),
+			error: undefined,
+		};
+	};
+
+	async function race(lists: List[], execute = holdingTheWorker): Promise<Measure> {
 		planCalls(sim).byDefault({ talkMs: 30 * SECOND });
 		startTogether(lists.length);
-		const runs = await time.runUntilSettled(
-			Promise.all(
-				lists.map((items, at) =>
-					runNode({
-						credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-						parameters: campaign(),
-						items,
-						executionId: `exec-${at}`,
-					}),
-				),
-			),
-			{
-				onStep: () => sim.clock.runDue(),
-				nextDueAt: nextDueAfterQuiet(sim),
-				stepMs: SECOND,
-				maxMs: 6 * 60 * MINUTE,
-			},
-		);
+		const runs = await time.runUntilSettled(Promise.all(lists.map(execute)), {
+			onStep: () => sim.clock.runDue(),
+			nextDueAt: nextDueAfterQuiet(sim),
+			stepMs: SECOND,
+			maxMs: 6 * 60 * MINUTE,
+		});
 		// calls placed at the end of a run finish after it: let them ring out
 		await time.advance(3 * MINUTE, { onStep: () => sim.clock.runDue() });
 		const rang = campaignCalls().filter((call) => call.phase !== 'canceled');
@@ -188,8 +212,8 @@ describe('Run Campaign: never the same person twice, lists longer than Max Live 
 	/** The draws of the lists each shape is run with (`CAMPAIGN_CLAIMS_SEEDS=1,2,3` for more). */
 	const SEEDS = (process.env.CAMPAIGN_CLAIMS_SEEDS ?? '7').split(',').map(Number);
 
-	async function expectOnceIn(lists: Array<Array<{ to: string; name: string }>>) {
-		const measure = await race(lists);
+	async function expectOnceIn(lists: List[], execute?: Execute) {
+		const measure = await race(lists, execute);
 		for (const { error } of measure.runs) expect(error?.message).toBeUndefined();
 		expect({ twice: measure.twice, onNoItem: measure.onNoItem }).toEqual({
 			twice: [],
@@ -207,6 +231,10 @@ describe('Run Campaign: never the same person twice, lists longer than Max Live 
 	describe.each(SEEDS)('lists drawn with seed %i', (seed) => {
 		it('3 executions over overlapping lists of 12, Max Live Calls 3, idle budgets: each number rings once', async () => {
 			await expectOnceIn(overlappingLists(3, 12, 18, seed));
+		});
+
+		it('Free the Worker While Waiting: 3 executions over overlapping lists of 12, idle budgets: each number rings once', async () => {
+			await expectOnceIn(overlappingLists(3, 12, 18, seed), freeingTheWorker);
 		});
 
 		it('5 executions over overlapping lists of 15, idle budgets: each number rings once', async () => {
