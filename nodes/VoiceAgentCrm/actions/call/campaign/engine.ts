@@ -396,6 +396,31 @@ function continuesOnFail(context: ApiContext): boolean {
 	return 'continueOnFail' in context && context.continueOnFail();
 }
 
+/** The step's work: look, cancel, place and settle until a look leaves nothing to place now. */
+async function lookAndAct(
+	context: ApiContext,
+	run: CampaignRun,
+	refusals: Record<string, string>,
+	lost: Sent[],
+): Promise<{ plan: Plan; calls: CampaignCall[] }> {
+	let seen = await look(context, run);
+	for (;;) {
+		Object.assign(run, horizonAfter(run, seen));
+		run.live = seen.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
+		lastListed.set(run, seen.calls);
+		const plan = planOf(run, seen.calls);
+		for (const call of plan.cancel) await cancel(context, call.id);
+		if (!plan.place.length) return { plan, calls: seen.calls };
+		const sent: Sent[] = [];
+		for (const placement of plan.place) {
+			const sending = await place(context, run, placement);
+			if ('sent' in sending) sent.push(sending.sent);
+			if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+		}
+		seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
+	}
+}
+
 /**
  * Look, decide, act, until nothing is left to do now: each placement settled before the next
  * decision, so that a lane freed by a lost claim is filled by a decision that saw it lost. A
@@ -415,31 +440,15 @@ export async function campaignStep(context: ApiContext, run: CampaignRun): Promi
 		return stepOf(plan, []);
 	}
 	const lost: Sent[] = [];
-	try {
-		let seen = await look(context, run);
-		for (;;) {
-			Object.assign(run, horizonAfter(run, seen));
-			run.live = seen.calls.filter(
-				(call) => call.campaign === run.campaign && call.stage === 'live',
-			);
-			lastListed.set(run, seen.calls);
-			const plan = planOf(run, seen.calls);
-			for (const call of plan.cancel) await cancel(context, call.id);
-			if (!plan.place.length) return stepOf(plan, seen.calls);
-			const sent: Sent[] = [];
-			for (const placement of plan.place) {
-				const sending = await place(context, run, placement);
-				if ('sent' in sending) sent.push(sending.sent);
-				if ('refused' in sending) refusals[placement.person.key] = sending.refused;
-			}
-			seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
-		}
-	} catch (error) {
-		if (!run.live?.length && !lost.length) throw error;
-		const failed = failedWithLiveCalls(context, run, error, lost);
-		if (!continuesOnFail(context)) throw failed;
-		const calls = lastListed.get(run) ?? run.live ?? [];
-		const plan = { ...planOf(run, calls), place: [], cancel: [], finished: true };
-		return stepOf(plan, calls, failed.message);
-	}
+	const taken = await lookAndAct(context, run, refusals, lost).then(
+		(acted) => ({ acted }),
+		(error: unknown) => ({ error }),
+	);
+	if ('acted' in taken) return stepOf(taken.acted.plan, taken.acted.calls);
+	if (!run.live?.length && !lost.length) throw taken.error;
+	const failed = failedWithLiveCalls(context, run, taken.error, lost);
+	if (!continuesOnFail(context)) throw failed;
+	const calls = lastListed.get(run) ?? run.live ?? [];
+	const plan = { ...planOf(run, calls), place: [], cancel: [], finished: true };
+	return stepOf(plan, calls, failed.message);
 }
