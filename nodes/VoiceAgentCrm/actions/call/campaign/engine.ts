@@ -182,7 +182,11 @@ interface Sent {
 	/** Undefined when the answer was lost: a look finds the call by its trace, if it was made. */
 	callId?: string;
 	answeredAt: number;
-	settled?: 'confirmed' | 'canceled' | 'unknown';
+	/**
+	 * Confirmed, canceled, past canceling (its cancel refused or not answered by its start: the
+	 * next look tells what it did), or unknown (its answer lost and no look listed it).
+	 */
+	settled?: 'confirmed' | 'canceled' | 'pastCanceling' | 'unknown';
 }
 
 /** How a placement went: sent (its call maybe made), refused, or not sent at all. */
@@ -212,14 +216,19 @@ async function place(
 }
 
 /**
- * Cancel a call. A failed cancel is left to the next look: a call still scheduled is still a
- * lost claim then; one answered 409 rang already or was canceled by another run.
+ * Cancel a call: `canceled`, `notScheduled` (answered 409: it rang already or another run canceled
+ * it) or `failed` (no answer): a call still scheduled is still a lost claim at the next look.
  */
-async function cancel(context: ApiContext, callId: string): Promise<boolean> {
+async function cancel(
+	context: ApiContext,
+	callId: string,
+): Promise<'canceled' | 'notScheduled' | 'failed'> {
 	return await apiRequest
 		.call(context, 'cancelCall', { params: { callId }, urgent: true })
-		.then(() => true)
-		.catch(() => false);
+		.then(() => 'canceled' as const)
+		.catch((error: unknown) =>
+			Number((error as NodeApiError).httpCode) === 409 ? 'notScheduled' : 'failed',
+		);
 }
 
 /** The call a sent placement made, as a look lists it. */
@@ -239,11 +248,20 @@ function callOf(sent: Sent, run: CampaignRun, calls: CampaignCall[]): CampaignCa
 /** The latest a placement is canceled when no look confirmed it. */
 const deadlineOf = (sent: Sent) => sent.placement.callAt - CANCEL_MARGIN_MS;
 
-/** Cancel each open placement whose deadline passed; one whose call is not known is left as it is. */
+/**
+ * Cancel each open placement whose deadline passed; one whose call is not known is left as it
+ * is. A cancel not answered is sent again until the call's start.
+ */
 async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
 	for (const sent of open.filter((each) => deadlineOf(each) <= Date.now())) {
-		if (!sent.callId) sent.settled = 'unknown';
-		else if (await cancel(context, sent.callId)) sent.settled = 'canceled';
+		if (!sent.callId) {
+			sent.settled = 'unknown';
+			continue;
+		}
+		const canceled = await cancel(context, sent.callId);
+		if (canceled === 'canceled') sent.settled = 'canceled';
+		else if (canceled === 'notScheduled' || Date.now() >= sent.placement.callAt)
+			sent.settled = 'pastCanceling';
 	}
 }
 
@@ -306,14 +324,18 @@ async function settle(
 		last = looked.value;
 		Object.assign(run, horizonAfter(run, last));
 		const plan = planOf(run, last.calls);
-		for (const call of plan.cancel) await cancel(context, call.id);
+		const canceled = new Set<string>();
+		for (const call of plan.cancel)
+			if ((await cancel(context, call.id)) !== 'failed') canceled.add(call.id);
 		const losing = new Set(plan.cancel.map((call) => call.id));
 		for (const each of sent.filter((one) => !one.settled)) {
 			const call = callOf(each, run, last.calls);
 			if (!call) continue;
 			each.callId = call.id;
-			if (losing.has(call.id)) each.settled = 'canceled';
-			else if (last.sentAt >= each.answeredAt + CONFIRM_GAP_MS) each.settled = 'confirmed';
+			// a lost claim whose cancel was not answered stays open: sent again, at the latest by its deadline
+			if (call.stage === 'canceled' || canceled.has(call.id)) each.settled = 'canceled';
+			else if (!losing.has(call.id) && last.sentAt >= each.answeredAt + CONFIRM_GAP_MS)
+				each.settled = 'confirmed';
 		}
 		if (sent.some((each) => !each.settled))
 			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
