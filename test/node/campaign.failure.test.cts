@@ -136,4 +136,30 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 			await execution.stop();
 		}
 	});
+
+	it('a placement held by a 429 past its latest sending time is not sent, then placed anew: nobody refused for a start in the past', async () => {
+		planCalls(sim).byDefault({ talkMs: MINUTE });
+		sim.faults.inject({
+			method: 'POST',
+			path: '/v1/calls/single-phone-call',
+			fault: {
+				status: 429,
+				retryAfter: 30,
+				body: { statusCode: 429, message: 'Too many requests' },
+			},
+		});
+		const run = await time.runUntilSettled(
+			runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: campaign(),
+				items: people,
+			}),
+			{ onStep: () => sim.clock.runDue(), nextDueAt: nextDueAfterQuiet(sim), maxMs: HOUR },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.campaign_status)).toEqual(Array(4).fill('called'));
+		const placements = sim.requestsTo('POST', '/v1/calls/single-phone-call');
+		// the 429, then one placement a person: the held one was dropped, not sent 30 s late
+		expect(placements.map((request) => request.status)).toEqual([429, 201, 201, 201, 201]);
+	});
 });
