@@ -4,7 +4,7 @@ import { runNode } from '../../harness/engine.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
-import { planCalls, type Simulator } from '../../simulator/index.cts';
+import { insertCall, planCalls, type Simulator } from '../../simulator/index.cts';
 
 /**
  * Run Campaign failing after it placed calls (docs/faults.md: an error names every write already
@@ -161,5 +161,30 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 		const placements = sim.requestsTo('POST', '/v1/calls/single-phone-call');
 		// the 429, then one placement a person: the held one was dropped, not sent 30 s late
 		expect(placements.map((request) => request.status)).toEqual([429, 201, 201, 201, 201]);
+	});
+
+	it('an agent with 25,000 calls in Remember Calls For still runs a campaign: the first look reads them all, paced', async () => {
+		const agentId = [...sim.org.agents.values()][0].id;
+		const now = Date.now();
+		// over the 7 days remembered, older first: the list is read newest first down to them
+		for (let n = 0; n < 25_000; n++) {
+			const at = new Date(now - 6 * 86_400_000 + n * 20_000).toISOString();
+			insertCall(sim, { agent_id: agentId, created_at: at, finished_at: at });
+		}
+		planCalls(sim).byDefault({ talkMs: MINUTE });
+		const run = await time.runUntilSettled(
+			runNode({
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: campaign(),
+				items: people,
+			}),
+			{ onStep: () => sim.clock.runDue(), nextDueAt: nextDueAfterQuiet(sim), maxMs: HOUR },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.items.map((item) => item.json.campaign_status)).toEqual(Array(4).fill('called'));
+		const listings = sim.requestsTo('GET', '/v1/calls');
+		// the first look: 26 pages (the seeded calls too), never past the listing budget's pace
+		expect(listings.length).toBeGreaterThanOrEqual(26);
+		expect(listings.every((request) => request.status === 200)).toBe(true);
 	});
 });

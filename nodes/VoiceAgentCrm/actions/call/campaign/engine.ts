@@ -36,9 +36,6 @@ const CANCEL_MARGIN_MS = 5_000;
 /** Between two looks of a settlement. */
 const LOOK_AGAIN_MS = 2_000;
 
-/** Pages of 1,000 calls read at most in one look at the agent's calls. */
-const MAX_SCAN_PAGES = 20;
-
 /** What a campaign run knows besides the calls: kept in the execution while it waits. */
 export interface CampaignRun {
 	campaign: string;
@@ -71,18 +68,12 @@ export interface CampaignRun {
 /** Why a person's placement was refused by the service, by number. */
 export type Refusals = Map<string, string>;
 
-function tooManyCalls(context: ApiContext, since: number): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The agent has more than ${MAX_SCAN_PAGES * 1000} calls since ${new Date(since).toISOString()}, more than the campaign reads in one look, so it placed no further call`,
-		{
-			description:
-				'Lower Options → Remember Calls For (Days), or run the campaign with an agent of its own. Calls it placed before are listed by Call → Get Many → Filters → Placed by Workflow; running the same list again goes on with them.',
-		},
-	);
-}
-
-/** The campaign calls of the workflow to the run's people created since `since`, newest first. */
+/**
+ * The campaign calls of the workflow to the run's people created since `since`, newest first.
+ * Read to the end of the period however many calls the agent has: one listing request per 1,000,
+ * paced by the listing budget (the first look over a week of 100,000 calls: 100 requests, 5
+ * minutes at 20 a minute); later looks read back only to the oldest live call (`horizonAfter`).
+ */
 async function readCampaignCalls(
 	context: ApiContext,
 	run: CampaignRun,
@@ -90,16 +81,11 @@ async function readCampaignCalls(
 ): Promise<CampaignCall[]> {
 	const numbers = new Set(run.people.map((person) => person.key));
 	const found: CampaignCall[] = [];
-	const complete = await scanCalls(
-		context,
-		{ query: { agent_id: run.agentId }, itemIndex: 0, since, maxPages: MAX_SCAN_PAGES },
-		(record) => {
-			const call = campaignCallOf(record);
-			if (call && call.workflowId === run.workflowId && numbers.has(call.person)) found.push(call);
-			return false;
-		},
-	);
-	if (!complete) throw tooManyCalls(context, since);
+	await scanCalls(context, { query: { agent_id: run.agentId }, itemIndex: 0, since }, (record) => {
+		const call = campaignCallOf(record);
+		if (call && call.workflowId === run.workflowId && numbers.has(call.person)) found.push(call);
+		return false;
+	});
 	return found;
 }
 
