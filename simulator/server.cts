@@ -113,6 +113,11 @@ export class Simulator {
 	/** Main organization (events add-on enabled) and a second one for scoping tests. */
 	org!: Organization;
 	otherOrg!: Organization;
+	/**
+	 * A call list that lags behind the writes (a test's condition, as the faults are): `GET
+	 * /v1/calls` leaves out calls created in the last this many ms of the clock. 0: none.
+	 */
+	listingLagMs = 0;
 	private readonly limiter: FixedWindowLimiter;
 	private readonly routes: CompiledRoute[] = [];
 	private server?: http.Server;

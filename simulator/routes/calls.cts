@@ -444,10 +444,12 @@ function listCalls(req: SimRequest): SimResponse {
 	}
 	// reversed insertion order first, so that calls created in the same millisecond list newest first
 	// too; each time read once, not on every comparison (the trigger's long histories list thousands)
+	const listedUntil = req.sim.clock.now() - req.sim.listingLagMs;
 	const matching = [...req.org.calls.values()]
 		.reverse()
 		.filter(
 			(c) =>
+				(req.sim.listingLagMs === 0 || Date.parse(c.created_at) <= listedUntil) &&
 				(agentId === undefined || c.agent_id === agentId) &&
 				(status === undefined || c.phase === status || recordStatus(c) === status),
 		)

@@ -126,32 +126,38 @@ export function secondsHeader(headers: IDataObject, name: string): number | unde
 	return Number.isFinite(value) && value >= 0 ? value : undefined;
 }
 
-/** When a request may go: the budgets' paced turns, or their reset when what remains is in flight already. */
-function turnOf(state: PaceState, budgets: BudgetKey[], now: number): number {
+/**
+ * When a request may go: the budgets' paced turns, or their reset when what remains is in flight
+ * already. An urgent request takes no paced turn: it waits only for a spent budget.
+ */
+function turnOf(state: PaceState, budgets: BudgetKey[], now: number, urgent: boolean): number {
 	let at = now;
 	for (const budget of budgets) {
 		const pace = state.paces.get(budget);
 		if (!pace || now >= pace.resetAt) continue;
 		const spent = pace.remaining - inFlightOf(state, budget, now).length <= 0;
-		at = Math.max(at, spent ? pace.resetAt : pace.nextAt);
+		at = Math.max(at, spent ? pace.resetAt : urgent ? now : pace.nextAt);
 	}
 	return at;
 }
 
 /**
  * Wait until every budget the request draws on allows it, then count the request in flight.
- * Rejects, counting nothing, when `stop` aborts first (the execution was stopped).
+ * Rejects, counting nothing, when `stop` aborts first (the execution was stopped). `urgent`: a
+ * request that undoes a write before it takes effect (a scheduled call's cancel before its start)
+ * goes at once while the budget has any left, ahead of the spread.
  */
 export async function waitForBudgets(
 	context: object,
 	budgets: BudgetKey[],
 	stop?: AbortSignal,
+	urgent = false,
 ): Promise<void> {
 	const state = await sharedStateOf(context);
 	for (
-		let at = turnOf(state, budgets, Date.now());
+		let at = turnOf(state, budgets, Date.now(), urgent);
 		at > Date.now();
-		at = turnOf(state, budgets, Date.now())
+		at = turnOf(state, budgets, Date.now(), urgent)
 	) {
 		await sleep(at - Date.now(), stop);
 	}

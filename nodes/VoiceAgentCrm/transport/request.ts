@@ -93,6 +93,13 @@ export interface RequestOptions {
 	 * row to start from): the transport writes none for this request.
 	 */
 	callerNotesStop?: boolean;
+	/**
+	 * Epoch ms after which the request is no longer sent (a scheduled call's placement whose start
+	 * came too close while it waited for its turn): it fails unsent instead (`wasNotSentInTime`).
+	 */
+	sendBy?: number;
+	/** Undoes a write before it takes effect (a scheduled call's cancel): it takes no paced turn (pacing.ts). */
+	urgent?: boolean;
 }
 
 export interface ApiAnswer<T = unknown> {
@@ -243,6 +250,32 @@ function stoppedBeforeSending(context: ApiContext, endpoint: Endpoint, itemIndex
 		itemIndex,
 		description: `${endpoint.method} ${endpoint.path} was not sent: the execution was stopped while the request waited for its turn.`,
 	});
+}
+
+/** Requests not sent because their turn came after their `sendBy`. */
+const notSentInTimeErrors = new WeakSet<object>();
+
+function notSentInTime(
+	context: ApiContext,
+	endpoint: Endpoint,
+	sendBy: number,
+	itemIndex?: number,
+) {
+	const error = new NodeOperationError(
+		context.getNode(),
+		`The request was not sent: its turn in the rate budget came after ${new Date(sendBy).toISOString()}, the latest it could go`,
+		{
+			itemIndex,
+			description: `${endpoint.method} ${endpoint.path} was not sent, so it took no effect.`,
+		},
+	);
+	notSentInTimeErrors.add(error);
+	return error;
+}
+
+/** Whether `error` is a request that was not sent because its `sendBy` passed while it waited. */
+export function wasNotSentInTime(error: unknown): boolean {
+	return !!error && typeof error === 'object' && notSentInTimeErrors.has(error);
 }
 
 /** Whether the request may be sent again after it may have taken effect. */
@@ -485,11 +518,13 @@ export async function pageRequest<T = unknown>(
 		return true;
 	};
 	for (;;) {
-		const turn = await waitForBudgets(this, budgets, stop).then(
+		const turn = await waitForBudgets(this, budgets, stop, options.urgent).then(
 			() => !wasStopped(this),
 			() => false,
 		);
 		if (!turn) throw stoppedBeforeSending(this, endpoint, itemIndex);
+		if (options.sendBy !== undefined && Date.now() > options.sendBy)
+			throw notSentInTime(this, endpoint, options.sendBy, itemIndex);
 		let response: IN8nHttpFullResponse;
 		options.onAttempt?.();
 		const onStop = () => noteStoppedOnItsWay(this, endpoint, itemIndex);

@@ -1,9 +1,10 @@
 import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, type ApiContext } from '../../../transport/request';
-import { fingerprintOf, scanCalls, type PlacementTrace } from '../placement/trace';
+import { apiRequest, wasNotSentInTime, type ApiContext } from '../../../transport/request';
+import { placeCall } from '../placement/placement';
+import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { Halt } from './halt';
 import type { RowProblem } from './people';
@@ -12,16 +13,30 @@ import { planCampaign, type CampaignRules, type Person, type Placement, type Pla
 
 /**
  * One step of a campaign, the same whether the run waits by polling or by the calls' webhooks:
- * read the campaign's calls from the service, decide (campaign/plan.ts), cancel the lost claims and
- * place what is due, then read again, so that a claim lost to a concurrent run is canceled before
- * its call rings (docs/decisions.md, "Campaigns").
+ * read the campaign's calls from the service, decide (campaign/plan.ts), cancel the lost claims,
+ * place what is due, then settle every placement before the step ends (docs/decisions.md,
+ * "Campaigns"): a placement is kept only once a look that lists it, sent after every call created
+ * as early could be listed, shows no earlier claim; a lost claim is canceled; one that no look
+ * confirms is canceled before its start. So no step leaves a placement it has not confirmed.
  */
 
-/** Every placement starts at least this long after it is sent: the time to see a lost claim and cancel it. */
+/** Every placement is planned to start at least this long after it is planned: the time to settle its claim. */
 const CLAIM_LEAD_MS = 20_000;
 
-/** Pages of 1,000 calls read at most in one look at the agent's calls. */
-const MAX_SCAN_PAGES = 20;
+/** A placement is not sent later than this before its start (its turn in the budget came too late). */
+const LEAST_LEAD_MS = 15_000;
+
+/**
+ * A look confirms a placement only when sent at least this long after the placement was answered:
+ * every call created as early as it is then listed (ties of the creation time included).
+ */
+const CONFIRM_GAP_MS = 1_000;
+
+/** A placement still unconfirmed this long before its start is canceled. */
+const CANCEL_MARGIN_MS = 5_000;
+
+/** Between two looks of a settlement. */
+const LOOK_AGAIN_MS = 2_000;
 
 /** What a campaign run knows besides the calls: kept in the execution while it waits. */
 export interface CampaignRun {
@@ -41,28 +56,26 @@ export interface CampaignRun {
 	rules: CampaignRules;
 	/**
 	 * How far back the next look reads: at first over Remember Calls For, then up to the oldest
-	 * call still live (`currentCalls`).
+	 * call still live (`horizonAfter`).
 	 */
 	recentSince: number;
 	/** Campaign calls created before `recentSince`, over when read: they change no more. */
 	earlier: CampaignCall[];
+	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
+	refusals?: Record<string, string>;
+	/** The campaign's calls that are scheduled or live, as the last look and this run's placements know them. */
+	live?: CampaignCall[];
 }
 
 /** Why a person's placement was refused by the service, by number. */
 export type Refusals = Map<string, string>;
 
-function tooManyCalls(context: ApiContext, since: number): NodeOperationError {
-	return new NodeOperationError(
-		context.getNode(),
-		`The agent has more than ${MAX_SCAN_PAGES * 1000} calls since ${new Date(since).toISOString()}, more than the campaign reads in one look, so it placed no further call`,
-		{
-			description:
-				'Lower Options → Remember Calls For (Days), or run the campaign with an agent of its own. Calls it placed before are listed by Call → Get Many → Filters → Placed by Workflow; running the same list again goes on with them.',
-		},
-	);
-}
-
-/** The campaign calls of the workflow to the run's people created since `since`, newest first. */
+/**
+ * The campaign calls of the workflow to the run's people created since `since`, newest first.
+ * Read to the end of the period however many calls the agent has: one listing request per 1,000,
+ * paced by the listing budget (the first look over a week of 100,000 calls: 100 requests, 5
+ * minutes at 20 a minute); later looks read back only to the oldest live call (`horizonAfter`).
+ */
 async function readCampaignCalls(
 	context: ApiContext,
 	run: CampaignRun,
@@ -70,35 +83,44 @@ async function readCampaignCalls(
 ): Promise<CampaignCall[]> {
 	const numbers = new Set(run.people.map((person) => person.key));
 	const found: CampaignCall[] = [];
-	const complete = await scanCalls(
-		context,
-		{ query: { agent_id: run.agentId }, itemIndex: 0, since, maxPages: MAX_SCAN_PAGES },
-		(record) => {
-			const call = campaignCallOf(record);
-			if (call && call.workflowId === run.workflowId && numbers.has(call.person)) found.push(call);
-			return false;
-		},
-	);
-	if (!complete) throw tooManyCalls(context, since);
+	await scanCalls(context, { query: { agent_id: run.agentId }, itemIndex: 0, since }, (record) => {
+		const call = campaignCallOf(record);
+		if (call && call.workflowId === run.workflowId && numbers.has(call.person)) found.push(call);
+		return false;
+	});
 	return found;
 }
 
 /** How far before a look the next one reads back at the least: calls another run was placing then. */
 const RECENT_MARGIN_MS = 5 * 60_000;
 
-/**
- * The run's calls now: those over before the last look's horizon, kept, and the recent ones read
- * again. The horizon then moves up to the oldest call still live (or the margin), so that a long
- * campaign's looks read what may have changed, not every call it made.
- */
-export async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
+/** One look at the campaign's calls: what the list said, and when the look was sent. */
+interface Look {
+	calls: CampaignCall[];
+	sentAt: number;
+}
+
+/** The run's calls now: those over before the run's horizon, kept, and the recent ones read again. */
+async function look(context: ApiContext, run: CampaignRun): Promise<Look> {
+	const sentAt = Date.now();
 	const recent = await readCampaignCalls(context, run, run.recentSince);
 	const seen = new Set(recent.map((call) => call.id));
-	const calls = [...recent, ...run.earlier.filter((call) => !seen.has(call.id))];
+	return { calls: [...recent, ...run.earlier.filter((call) => !seen.has(call.id))], sentAt };
+}
+
+/** The campaign's calls now, for what acts on them outside a step (a Stop, a halt). */
+export async function currentCalls(context: ApiContext, run: CampaignRun): Promise<CampaignCall[]> {
+	return (await look(context, run)).calls;
+}
+
+/**
+ * The horizon after a look: up to the oldest call still live (or the margin), so that a long
+ * campaign's looks read what may have changed, not every call it made.
+ */
+function horizonAfter(run: CampaignRun, { calls, sentAt }: Look) {
 	const live = calls.filter((call) => call.stage === 'live').map((call) => call.createdAt);
-	run.recentSince = Math.max(run.recentSince, Math.min(Date.now() - RECENT_MARGIN_MS, ...live));
-	run.earlier = calls.filter((call) => call.createdAt < run.recentSince);
-	return calls;
+	const recentSince = Math.max(run.recentSince, Math.min(sentAt - RECENT_MARGIN_MS, ...live));
+	return { recentSince, earlier: calls.filter((call) => call.createdAt < recentSince) };
 }
 
 function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObject) {
@@ -122,10 +144,10 @@ function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObj
 	return { ...trace, ...campaign };
 }
 
-/** The placement body: the call starts at `callAt`, written in the person's own time zone. */
+/** The placement body without its trace: the call starts at `callAt`, written in the person's own time zone. */
 function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 	const { person, callAt } = placement;
-	const body: IDataObject = {
+	return {
 		agent_id: run.agentId,
 		from_number: run.fromNumber,
 		to_number: person.key,
@@ -138,96 +160,314 @@ function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 			timezone: person.zone,
 		},
 		...(run.webhookUrl ? { webhook_url: run.webhookUrl } : {}),
+		...(run.extras.metadata ? { metadata: run.extras.metadata } : {}),
 	};
-	const metadata = {
-		...((run.extras.metadata as IDataObject) ?? {}),
-		...traceOfPlacement(run, placement, body),
-	};
-	return { ...body, metadata };
 }
 
-/** A refusal is an answer that says no (4xx); a lost answer may have placed the call, which the next look tells. */
+/** A refusal is an answer that says no (4xx); a lost answer may have placed the call, which a look tells. */
 function refusalOf(error: unknown): string | undefined {
 	const status = Number((error as NodeApiError).httpCode);
 	return status >= 400 && status < 500 && status !== 429 ? (error as Error).message : undefined;
 }
 
+/** A placement sent in this step, until a look confirms it or it is canceled. */
+interface Sent {
+	placement: Placement;
+	/** Undefined when the answer was lost: a look finds the call by its trace, if it was made. */
+	callId?: string;
+	answeredAt: number;
+	/**
+	 * Confirmed, canceled, past canceling (its cancel refused or not answered by its start: the
+	 * next look tells what it did), or unknown (its answer lost and no look listed it).
+	 */
+	settled?: 'confirmed' | 'canceled' | 'pastCanceling' | 'unknown';
+}
+
+/** How a placement went: sent (its call maybe made), refused, or not sent at all. */
+type Sending = { sent: Sent } | { refused: string } | { unsent: true };
+
 async function place(
 	context: ApiContext,
 	run: CampaignRun,
 	placement: Placement,
-	refusals: Refusals,
-) {
+): Promise<Sending> {
+	const body = bodyOf(run, placement);
+	const trace = traceOfPlacement(run, placement, body);
 	try {
-		const { payload } = await apiRequest.call(context, 'placePhoneCall', {
-			body: bodyOf(run, placement),
-			itemIndex: placement.person.itemIndex,
-			// a Stop's note is the campaign's own: it reads what was placed and cancels it (byPolling.ts)
-			callerNotesStop: true,
-		});
-		context.logger.info(
-			`Voice Agent CRM: placed call ${String((payload as IDataObject).call_id)}`,
-			{
-				callId: (payload as IDataObject).call_id,
-				executionId: run.executionId,
-				workflowId: run.workflowId,
-				node: run.node,
-				item: placement.person.itemIndex,
-				campaign: run.campaign,
-			},
+		const { placement: answer } = await placeCall(
+			context,
+			'placePhoneCall',
+			withTrace(body, trace),
+			trace,
+			// a Stop's note is the campaign's own: it reads what was placed and cancels it (campaign/stop.ts)
+			{ sendBy: placement.callAt - LEAST_LEAD_MS, callerNotesStop: true },
 		);
+		return { sent: { placement, callId: String(answer.call_id), answeredAt: Date.now() } };
 	} catch (error) {
-		// a start that passed while the request waited for its turn is refused for the time, not the person: the next step sets a new one
-		const refusal = Date.now() < placement.callAt ? refusalOf(error) : undefined;
-		if (refusal) refusals.set(placement.person.key, refusal);
+		if (wasNotSentInTime(error)) return { unsent: true };
+		const refusal = refusalOf(error);
+		return refusal ? { refused: refusal } : { sent: { placement, answeredAt: Date.now() } };
 	}
 }
 
 /**
- * Cancel a lost claim's call. A failed cancel is left to the next look: a call still scheduled
- * is still a lost claim then; one answered 409 rang already or was canceled by another run.
+ * Cancel a call: `canceled`, `notScheduled` (answered 409: it rang already or another run canceled
+ * it) or `failed` (no answer): a call still scheduled is still a lost claim at the next look.
  */
-async function cancel(context: ApiContext, call: CampaignCall) {
-	await apiRequest
-		.call(context, 'cancelCall', { params: { callId: call.id }, callerNotesStop: true })
-		.catch(() => undefined);
+async function cancel(
+	context: ApiContext,
+	callId: string,
+): Promise<'canceled' | 'notScheduled' | 'failed'> {
+	return await apiRequest
+		.call(context, 'cancelCall', { params: { callId }, urgent: true, callerNotesStop: true })
+		.then(() => 'canceled' as const)
+		.catch((error: unknown) =>
+			Number((error as NodeApiError).httpCode) === 409 ? 'notScheduled' : 'failed',
+		);
+}
+
+/** The call a sent placement made, as a look lists it. */
+function callOf(sent: Sent, run: CampaignRun, calls: CampaignCall[]): CampaignCall | undefined {
+	const { person, attempt } = sent.placement;
+	return calls.find((call) =>
+		sent.callId
+			? call.id === sent.callId
+			: call.campaign === run.campaign &&
+				call.executionId === run.executionId &&
+				call.person === person.key &&
+				call.attempt === attempt &&
+				call.stage === 'live',
+	);
+}
+
+/** The latest a placement is canceled when no look confirmed it. */
+const deadlineOf = (sent: Sent) => sent.placement.callAt - CANCEL_MARGIN_MS;
+
+/**
+ * Cancel each open placement whose deadline passed; one whose call is not known is left as it
+ * is. A cancel not answered is sent again until the call's start.
+ */
+async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
+	for (const sent of open.filter((each) => deadlineOf(each) <= Date.now())) {
+		if (!sent.callId) {
+			sent.settled = 'unknown';
+			continue;
+		}
+		const canceled = await cancel(context, sent.callId);
+		if (canceled === 'canceled') sent.settled = 'canceled';
+		else if (canceled === 'notScheduled' || Date.now() >= sent.placement.callAt)
+			sent.settled = 'pastCanceling';
+	}
+}
+
+/**
+ * `work`, while canceling each open placement at its deadline: a look slowed by the budget or
+ * the service never lets an unconfirmed call ring.
+ */
+async function withDeadlines<T>(
+	context: ApiContext,
+	sent: Sent[],
+	work: Promise<T>,
+): Promise<{ value: T } | { error: unknown }> {
+	const outcome = work.then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+	for (;;) {
+		const open = sent.filter((each) => !each.settled);
+		if (!open.length) return await outcome;
+		const wake = new AbortController();
+		const deadline = sleep(Math.max(0, Math.min(...open.map(deadlineOf)) - Date.now()), wake.signal)
+			.then(() => undefined)
+			.catch(() => undefined);
+		const first = await Promise.race([outcome, deadline]);
+		wake.abort();
+		if (first) return first;
+		await cancelPastDeadline(context, open);
+	}
+}
+
+/**
+ * Settle this step's placements: look until each is confirmed or canceled. Nothing is placed
+ * while settling. Answers the last look, or throws the look's error when no look succeeded
+ * after the placements (each open one canceled at its deadline by then).
+ */
+async function settle(
+	context: ApiContext,
+	run: CampaignRun,
+	sent: Sent[],
+	lost: Sent[],
+): Promise<Look> {
+	let last: Look | undefined;
+	let failure: unknown;
+	for (;;) {
+		const open = sent.filter((each) => !each.settled);
+		if (!open.length) {
+			lost.push(...sent.filter((each) => each.settled === 'unknown'));
+			if (last) return last;
+			throw failure;
+		}
+		const lookAt = Math.max(...open.map((each) => each.answeredAt)) + CONFIRM_GAP_MS;
+		const waited = await withDeadlines(context, sent, sleep(Math.max(0, lookAt - Date.now())));
+		if ('error' in waited || !sent.some((each) => !each.settled)) continue;
+		const looked = await withDeadlines(context, sent, look(context, run));
+		if ('error' in looked) {
+			failure = looked.error;
+			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+			continue;
+		}
+		last = looked.value;
+		Object.assign(run, horizonAfter(run, last));
+		const plan = planOf(run, last.calls);
+		const canceled = new Set<string>();
+		for (const call of plan.cancel)
+			if ((await cancel(context, call.id)) !== 'failed') canceled.add(call.id);
+		const losing = new Set(plan.cancel.map((call) => call.id));
+		for (const each of sent.filter((one) => !one.settled)) {
+			const call = callOf(each, run, last.calls);
+			if (!call) continue;
+			each.callId = call.id;
+			// a lost claim whose cancel was not answered stays open: sent again, at the latest by its deadline
+			if (call.stage === 'canceled' || canceled.has(call.id)) each.settled = 'canceled';
+			else if (!losing.has(call.id) && last.sentAt >= each.answeredAt + CONFIRM_GAP_MS)
+				each.settled = 'confirmed';
+		}
+		if (sent.some((each) => !each.settled))
+			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+	}
+}
+
+function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
+	return planCampaign({
+		campaign: run.campaign,
+		people: run.people,
+		calls,
+		rules: run.rules,
+		now: Date.now(),
+		leadMs: CLAIM_LEAD_MS,
+		refused: new Set(Object.keys(run.refusals ?? {})),
+	});
 }
 
 export interface Step {
 	plan: Plan;
 	calls: CampaignCall[];
 	refusals: Refusals;
+	/** With Continue On Fail: why the campaign stopped following its calls (the calls named). */
+	failure?: string;
 	/** Set when Cancel Campaign halted the campaign (campaign/halt.ts): nothing more is placed. */
 	halted?: Halt;
 }
 
-/** Rounds of look, act, look again in one step: each round settles the claims the last one made. */
-const MAX_ROUNDS = 3;
+/** When a call rings, for a message: now for a call past its start, else its start. */
+function ringsAt(call: CampaignCall): string {
+	return call.scheduled
+		? `rings at ${new Date(call.callAt).toISOString()}`
+		: 'ringing or in progress';
+}
 
-/** Look, decide, act, until nothing is left to do now. */
-export async function campaignStep(
+/**
+ * The error of a step that failed after the campaign placed calls: what failed, then every call
+ * that will ring all the same (item, call ID, when), and what running the same list again does.
+ */
+function failedWithLiveCalls(
 	context: ApiContext,
 	run: CampaignRun,
-	refusals: Refusals = new Map(),
-): Promise<Step> {
+	error: unknown,
+	lost: Sent[],
+): NodeOperationError {
+	const live = run.live ?? [];
+	const itemOf = new Map(run.people.map((person) => [person.key, person.itemIndex]));
+	const lines = [
+		...live.map(
+			(call) =>
+				`Item ${itemOf.get(call.person)} (${call.person}): call ${call.id}, ${ringsAt(call)}`,
+		),
+		...lost.map(
+			({ placement }) =>
+				`Item ${placement.person.itemIndex} (${placement.person.key}): placed for ${new Date(placement.callAt).toISOString()}, its answer lost (Call → Get Many → Filters → Placed by Execution finds it)`,
+		),
+	];
+	const cause = (error as Error).message.replace(/\.$/, '');
+	return new NodeOperationError(
+		context.getNode(),
+		`${cause}. ${lines.length} ${lines.length === 1 ? 'call' : 'calls'} of the campaign will ring all the same; running the same list again goes on with them and calls nobody twice`,
+		{
+			description: [
+				...lines,
+				'Running the same list again (or a Retry) waits for these calls, places what is still owed and skips who was called.',
+				(error as NodeOperationError).description ?? '',
+			]
+				.filter(Boolean)
+				.join('\n'),
+		},
+	);
+}
+
+/**
+ * What the last look of a run listed, in this process: the items of a step that fails before
+ * its own look come from it (a run's saved state keeps only its live calls, `live`).
+ */
+const lastListed = new WeakMap<CampaignRun, CampaignCall[]>();
+
+/** Whether the node answers items instead of failing (Continue On Fail); a webhook handler does not. */
+function continuesOnFail(context: ApiContext): boolean {
+	return 'continueOnFail' in context && context.continueOnFail();
+}
+
+/** The step's work: look, cancel, place and settle until a look leaves nothing to place now. */
+async function lookAndAct(
+	context: ApiContext,
+	run: CampaignRun,
+	refusals: Record<string, string>,
+	lost: Sent[],
+): Promise<{ plan: Plan; calls: CampaignCall[] }> {
+	let seen = await look(context, run);
+	for (;;) {
+		Object.assign(run, horizonAfter(run, seen));
+		run.live = seen.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
+		lastListed.set(run, seen.calls);
+		const plan = planOf(run, seen.calls);
+		for (const call of plan.cancel) await cancel(context, call.id);
+		if (!plan.place.length) return { plan, calls: seen.calls };
+		const sent: Sent[] = [];
+		for (const placement of plan.place) {
+			const sending = await place(context, run, placement);
+			if ('sent' in sending) sent.push(sending.sent);
+			if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+		}
+		seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
+	}
+}
+
+/**
+ * Look, decide, act, until nothing is left to do now: each placement settled before the next
+ * decision, so that a lane freed by a lost claim is filled by a decision that saw it lost. A
+ * failure once the campaign has calls that will ring names them (`failedWithLiveCalls`); with
+ * Continue On Fail the step ends the run with the people's items and that failure instead.
+ */
+export async function campaignStep(context: ApiContext, run: CampaignRun): Promise<Step> {
+	const refusals = (run.refusals ??= {});
+	const stepOf = (plan: Plan, calls: CampaignCall[], failure?: string): Step => ({
+		plan,
+		calls,
+		refusals: new Map(Object.entries(refusals)),
+		...(failure ? { failure } : {}),
+	});
 	if (!run.people.length) {
 		const plan = { place: [], cancel: [], heldElsewhere: new Map(), finished: true };
-		return { plan, calls: [], refusals };
+		return stepOf(plan, []);
 	}
-	for (let round = 1; ; round++) {
-		const calls = await currentCalls(context, run);
-		const plan = planCampaign({
-			campaign: run.campaign,
-			people: run.people,
-			calls,
-			rules: run.rules,
-			now: Date.now(),
-			leadMs: CLAIM_LEAD_MS,
-			refused: new Set(refusals.keys()),
-		});
-		if (round === MAX_ROUNDS || (!plan.cancel.length && !plan.place.length))
-			return { plan, calls, refusals };
-		for (const call of plan.cancel) await cancel(context, call);
-		for (const placement of plan.place) await place(context, run, placement, refusals);
-	}
+	const lost: Sent[] = [];
+	const taken = await lookAndAct(context, run, refusals, lost).then(
+		(acted) => ({ acted }),
+		(error: unknown) => ({ error }),
+	);
+	if ('acted' in taken) return stepOf(taken.acted.plan, taken.acted.calls);
+	if (!run.live?.length && !lost.length) throw taken.error;
+	const failed = failedWithLiveCalls(context, run, taken.error, lost);
+	if (!continuesOnFail(context)) throw failed;
+	const calls = lastListed.get(run) ?? run.live ?? [];
+	const plan = { ...planOf(run, calls), place: [], cancel: [], finished: true };
+	return stepOf(plan, calls, failed.message);
 }

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, type ApiContext } from '../../../transport/request';
 import type { CampaignCall } from './calls';
-import { campaignStep, currentCalls, type CampaignRun, type Refusals, type Step } from './engine';
+import { campaignStep, currentCalls, type CampaignRun, type Step } from './engine';
 import { planCampaign } from './plan';
 
 /**
@@ -94,12 +94,8 @@ export async function cancelScheduled(
 }
 
 /** The step of a halted campaign: its scheduled calls canceled, nothing placed, the run over. */
-async function haltedStep(
-	context: ApiContext,
-	run: CampaignRun,
-	halt: Halt,
-	refusals: Refusals,
-): Promise<Step> {
+async function haltedStep(context: ApiContext, run: CampaignRun, halt: Halt): Promise<Step> {
+	const refusals = new Map(Object.entries(run.refusals ?? {}));
 	const calls = await currentCalls(context, run);
 	const own = calls.filter((call) => call.campaign === run.campaign);
 	const { canceled } = await cancelScheduled(context, own);
@@ -152,15 +148,14 @@ export async function stepUnlessHalted(
 	run: CampaignRun,
 	before?: Step,
 ): Promise<Step> {
-	const refusals: Refusals = before?.refusals ?? new Map();
-	if (!run.people.length) return await campaignStep(context, run, refusals);
+	if (!run.people.length) return await campaignStep(context, run);
 	if (haltReadDue(run)) {
 		haltReadAt.set(run, Date.now());
 		const halt = await haltOf(context, run);
-		if (halt) return await haltedStep(context, run, halt, refusals);
+		if (halt) return await haltedStep(context, run, halt);
 	}
-	const step = await campaignStep(context, run, refusals);
+	const step = await campaignStep(context, run);
 	if (!placedIn(step, run, before)) return step;
 	const halt = await haltOf(context, run);
-	return halt ? await haltedStep(context, run, halt, refusals) : step;
+	return halt ? await haltedStep(context, run, halt) : step;
 }

@@ -63,15 +63,19 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 		.sort(byClaimOrder);
 	const refusal = step.refusals.get(person.key);
 	const last = attempts.at(-1);
-	const live = step.calls.some(
+	const liveCall = step.calls.find(
 		(call) => call.campaign === run.campaign && call.person === person.key && call.stage === 'live',
 	);
+	const live = !!liveCall;
 	const redial =
 		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
 	const done = !!last && !live && !redial;
 	const halted = !done && !refusal ? step.halted : undefined;
+	const unfinished = last
+		? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
+		: 'Not called yet';
 	return {
-		call_id: last?.id ?? null,
+		call_id: liveCall && step.failure ? liveCall.id : (last?.id ?? null),
 		campaign_status: refusal ? 'refused' : done ? 'called' : halted ? 'halted' : 'unfinished',
 		result: last?.result ?? null,
 		reason: refusal
@@ -80,9 +84,9 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 				? reasonOf(attempts, run)
 				: halted
 					? haltedReason(halted, attempts.length, live)
-					: last
-						? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
-						: 'Not called yet',
+					: step.failure
+						? `${liveCall ? `Call ${liveCall.id} is scheduled for ${new Date(liveCall.callAt).toISOString()} and will ring; ` : ''}${unfinished}. The campaign stopped following its calls: ${step.failure}`
+						: unfinished,
 		tries: attempts.length,
 		attempts: attempts.map(attemptOf).reverse(),
 		...who,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../transport/request';
+import { apiRequest, type ApiContext, type RequestOptions } from '../../../transport/request';
 import { notePlacementSent, type CallOrigin } from './earlierCalls';
 import type { PlacementTrace } from './trace';
 
@@ -8,21 +8,29 @@ export type PlacementEndpoint = 'placePhoneCall' | 'placeContactCall';
 
 /**
  * Place one call: a single request, never repeated (the endpoint's policy). Both Place operations
- * go through here, so that what follows a placement (waiting for the call to end) has one place.
- * A placement that may have started the call says so first (the endpoint's failure contract).
- * The body carries the trace in its metadata; the placement is noted before it is sent (another
- * try of this run then looks for it) and logged once placed, with who placed it (never the body:
- * it names the person called). Answers `{call_id, agent_id, contact_id, created_at}` and its origin.
+ * and Run Campaign go through here, so that what follows a placement (waiting for the call to
+ * end) has one place. A placement that may have started the call says so first (the endpoint's
+ * failure contract). The body carries the trace in its metadata; the placement is noted before it
+ * is sent (another try of this run then looks for it; a campaign step in n8n's webhook handler has
+ * no run to note it on, and its memory is the call list) and logged once placed, with who placed
+ * it (never the body: it names the person called). `sendBy`: a scheduled call's latest sending
+ * time (transport/request.ts). Answers `{call_id, agent_id, contact_id, created_at}` and its origin.
  */
 export async function placeCall(
-	context: IExecuteFunctions,
+	context: ApiContext,
 	endpoint: PlacementEndpoint,
 	body: IDataObject,
 	trace: PlacementTrace,
+	{ sendBy, callerNotesStop }: Pick<RequestOptions, 'sendBy' | 'callerNotesStop'> = {},
 ): Promise<{ placement: IDataObject; origin: CallOrigin }> {
 	const itemIndex = Number(trace.n8n_item);
-	notePlacementSent(context, itemIndex);
-	const { payload } = await apiRequest.call(context, endpoint, { body, itemIndex });
+	if (isExecution(context)) notePlacementSent(context, itemIndex);
+	const { payload } = await apiRequest.call(context, endpoint, {
+		body,
+		itemIndex,
+		sendBy,
+		callerNotesStop,
+	});
 	const placement = payload as IDataObject;
 	context.logger.info(`Voice Agent CRM: placed call ${String(placement.call_id)}`, {
 		callId: placement.call_id,
@@ -30,9 +38,14 @@ export async function placeCall(
 		workflowId: trace.n8n_workflow_id,
 		node: trace.n8n_node,
 		item: itemIndex,
+		...(trace.n8n_campaign ? { campaign: trace.n8n_campaign } : {}),
 	});
 	return {
 		placement,
 		origin: { already_placed: false, placed_by_execution: trace.n8n_execution_id },
 	};
+}
+
+function isExecution(context: ApiContext): context is IExecuteFunctions {
+	return 'getExecuteData' in context;
 }
