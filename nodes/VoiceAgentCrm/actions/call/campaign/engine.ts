@@ -2,7 +2,12 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { apiRequest, wasNotSentInTime, type ApiContext } from '../../../transport/request';
+import {
+	apiRequest,
+	despiteTheStop,
+	wasNotSentInTime,
+	type ApiContext,
+} from '../../../transport/request';
 import { placeCall } from '../placement/placement';
 import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
@@ -218,8 +223,13 @@ async function cancel(
 	context: ApiContext,
 	callId: string,
 ): Promise<'canceled' | 'notScheduled' | 'failed'> {
+	// a cancel is the safe side of a claim: sent even after a Stop, which asks for exactly that
 	return await apiRequest
-		.call(context, 'cancelCall', { params: { callId }, urgent: true, callerNotesStop: true })
+		.call(despiteTheStop(context), 'cancelCall', {
+			params: { callId },
+			urgent: true,
+			callerNotesStop: true,
+		})
 		.then(() => 'canceled' as const)
 		.catch((error: unknown) =>
 			Number((error as NodeApiError).httpCode) === 409 ? 'notScheduled' : 'failed',
