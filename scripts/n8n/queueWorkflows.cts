@@ -78,7 +78,10 @@ export function placeWorkflow(kind: 'polling' | 'freeing'): Record<string, unkno
 				fromNumber: { __rl: true, mode: 'list', value: FROM_NUMBER },
 				toNumber: '={{ $json.body.to }}',
 				fullName: '={{ $json.body.name }}',
-				additionalFields: {},
+				// this part measures the wait's requests across workers (at most 1% answered 429); the
+				// do-not-call lookup (a listing each, 40 at once against 20 a minute) is measured in the
+				// engine tests (test/node/doNotCall.test.cts)
+				additionalFields: { doNotCall: { lists: { organizationList: false } } },
 				waitFor: 'analysis',
 				waitOptions: kind === 'freeing' ? { resumeByWebhook: true } : {},
 			},
