@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../../transport/request';
 import { campaignStep, type CampaignRun, type Step } from './engine';
+import { sleepFor } from './sleep';
 
 /**
  * A campaign that holds its worker: it looks at its calls every 15 s while one is ringing or in
@@ -22,7 +22,7 @@ export async function runByPolling(context: IExecuteFunctions, run: CampaignRun)
 	const stop = cancelSignalOf(context);
 	let step = await campaignStep(context, run);
 	while (!step.plan.finished) {
-		await sleep(nextLookIn(run, step, Date.now()), stop);
+		await sleepFor(nextLookIn(run, step, Date.now()), stop);
 		if (stop?.aborted) break;
 		step = await campaignStep(context, run, step.refusals);
 	}
