@@ -93,15 +93,10 @@ export function installFakeTime(): FakeTime {
 	requestsOnTheirWay.clear();
 	subscribe(REQUEST_STARTS, countRequest as (message: unknown) => void);
 
-	type Timer = { id: number; callAt: number };
-	/** The pending timers: fake-timers 15 keeps them in a Map, older versions in an object. */
-	const timersNow = (): Timer[] => {
-		const timers = (clock as unknown as { timers?: Map<string, Timer> | Record<string, Timer> })
-			.timers;
-		if (!timers) return [];
-		return timers instanceof Map ? [...timers.values()] : Object.values(timers);
-	};
-	let lastTimerIds = new Set<string>();
+	/** The pending timers by ID: fake-timers 15 keeps them in a `Map` (none until the first is set). */
+	const timersNow = () =>
+		(clock as unknown as { timers?: Map<number, { callAt: number }> }).timers ?? new Map();
+	let lastTimerIds = new Set<number>();
 	let settling = 0;
 	/**
 	 * The time to the first timer or outside work due, within `stepMs`; after a step in which a
@@ -110,7 +105,7 @@ export function installFakeTime(): FakeTime {
 	 */
 	function jumpOf(stepMs: number, nextDueAt: () => number | undefined): number {
 		const timers = timersNow();
-		const ids = new Set(timers.map((timer) => String(timer.id)));
+		const ids = new Set(timers.keys());
 		if ([...lastTimerIds].some((id) => !ids.has(id))) settling = SETTLING_STEPS;
 		lastTimerIds = ids;
 		const limit = settling > 0 ? Math.min(stepMs, 1_000) : stepMs;
@@ -118,7 +113,7 @@ export function installFakeTime(): FakeTime {
 		const due = [
 			clock.now + limit,
 			nextDueAt() ?? Infinity,
-			...timers.map((timer) => timer.callAt),
+			...[...timers.values()].map((timer) => timer.callAt),
 		];
 		return Math.max(0, Math.min(...due) - clock.now);
 	}

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../../transport/request';
 import type { CampaignRun, Step } from './engine';
 import { stepUnlessHalted } from './halt';
+import { sleepFor } from './sleep';
 import { untilStopped } from './stop';
 
 /**
@@ -31,7 +31,7 @@ async function stepsUntilFinished(
 	let step = await stepUnlessHalted(context, run);
 	seen(step);
 	while (!step.plan.finished) {
-		await sleep(nextLookIn(run, step, Date.now()), stop);
+		await sleepFor(nextLookIn(run, step, Date.now()), stop);
 		step = await stepUnlessHalted(context, run, step);
 		seen(step);
 	}

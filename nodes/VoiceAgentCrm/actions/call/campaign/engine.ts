@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
@@ -15,6 +14,7 @@ import type { Halt } from './halt';
 import type { RowProblem } from './people';
 import { campaignRulesTrace } from './progress';
 import { planCampaign, type CampaignRules, type Person, type Placement, type Plan } from './plan';
+import { scheduleOf } from './window';
 
 /**
  * One step of a campaign, the same whether the run waits by polling or by the calls' webhooks:
@@ -149,7 +149,7 @@ function traceOfPlacement(run: CampaignRun, placement: Placement, body: IDataObj
 	return { ...trace, ...campaign };
 }
 
-/** The placement body without its trace: the call starts at `callAt`, written in the person's own time zone. */
+/** The placement body: the call starts at `callAt`, an instant (campaign/window.ts). */
 function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 	const { person, callAt } = placement;
 	return {
@@ -158,12 +158,7 @@ function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 		to_number: person.key,
 		full_name: person.fullName,
 		...(run.extras.additional_data ? { additional_data: run.extras.additional_data } : {}),
-		schedule: {
-			scheduled_call_time: DateTime.fromMillis(callAt, { zone: person.zone }).toFormat(
-				'yyyy-MM-dd HH:mm:ss',
-			),
-			timezone: person.zone,
-		},
+		schedule: scheduleOf(callAt),
 		...(run.webhookUrl ? { webhook_url: run.webhookUrl } : {}),
 		...(run.extras.metadata ? { metadata: run.extras.metadata } : {}),
 	};
@@ -172,7 +167,10 @@ function bodyOf(run: CampaignRun, placement: Placement): IDataObject {
 /** A refusal is an answer that says no (4xx); a lost answer may have placed the call, which a look tells. */
 function refusalOf(error: unknown): string | undefined {
 	const status = Number((error as NodeApiError).httpCode);
-	return status >= 400 && status < 500 && status !== 429 ? (error as Error).message : undefined;
+	if (!(status >= 400 && status < 500 && status !== 429)) return undefined;
+	// the service's own words (the transport's headline is the general advice for the status)
+	const said = (error as NodeApiError).errorResponse?.message;
+	return typeof said === 'string' && said ? said : (error as Error).message;
 }
 
 /** A placement sent in this step, until a look confirms it or it is canceled. */

@@ -103,9 +103,11 @@ const redialAfterField: INodeProperties = {
 	displayName: 'Redial After (Minutes)',
 	name: 'redialAfterMinutes',
 	type: 'number',
-	typeOptions: { minValue: 1 },
+	// 30 days: the longest Remember Calls For, within which every redial must fall
+	typeOptions: { minValue: 1, maxValue: 43_200 },
 	default: 60,
-	description: 'Minutes from the end of a call to the next call to the same person, at the least',
+	description:
+		'Minutes from the end of a call to the next call to the same person, at the least; at most Options → Remember Calls For (10,080 minutes for the default 7 days)',
 };
 
 const maxTriesField: INodeProperties = {

@@ -53,8 +53,19 @@ function zoneOf(context: IExecuteFunctions, itemIndex: number, key: string) {
 	return { zone: fallback.trim(), zoneSource: 'fallback' as const };
 }
 
+/** Call On as ISO weekdays: a list of 1 (Monday) … 7 (Sunday), as the field gives them, or an expression does. */
+function daysOf(context: IExecuteFunctions, itemIndex: number): number[] {
+	const given: unknown = context.getNodeParameter('callDays', itemIndex, []);
+	const days = Array.isArray(given) ? given.map((day) => Number(day)) : [];
+	if (!Array.isArray(given) || !days.every((day) => Number.isInteger(day) && day >= 1 && day <= 7))
+		throw new RowError(
+			`Call On: must be a list of days as numbers from 1 (Monday) to 7 (Sunday), like [1, 2, 3, 4, 5] (got ${String(JSON.stringify(given) ?? given).slice(0, 80)})`,
+		);
+	return days;
+}
+
 function windowOf(context: IExecuteFunctions, itemIndex: number): CallingWindow {
-	const days = context.getNodeParameter('callDays', itemIndex, []) as number[];
+	const days = daysOf(context, itemIndex);
 	const [from, until] = ['callFrom', 'callUntil'].map((name) =>
 		context.getNodeParameter(name, itemIndex, ''),
 	);
@@ -63,7 +74,7 @@ function windowOf(context: IExecuteFunctions, itemIndex: number): CallingWindow 
 		throw new RowError(`Call From: must be a time of day like 09:00 (got "${String(from)}")`);
 	if (untilMinute === undefined)
 		throw new RowError(`Call Until: must be a time of day like 17:00 (got "${String(until)}")`);
-	const window = { days: days.map(Number), fromMinute, untilMinute };
+	const window = { days, fromMinute, untilMinute };
 	const problem = windowProblem(window);
 	if (problem) throw new RowError(problem);
 	return window;

@@ -8,14 +8,25 @@ import type { CampaignRun } from './engine';
 import { DEFAULT_REMEMBER_DAYS } from './fields';
 import { campaignKeyOf, readPeople } from './people';
 
-const RUN_SETTINGS = PLACEMENT_OPTIONS.pick({ additionalData: true, metadata: true }).extend({
-	agentId: UUID,
-	fromNumber: E164,
-	maxLive: numberWithin(1, 100, 'must be a whole number from 1 to 100').pipe(z.number().int()),
-	redialAfterMinutes: numberWithin(1, undefined, 'must be a number of minutes, 1 or more'),
-	maxTries: numberWithin(1, 10, 'must be a whole number from 1 to 10').pipe(z.number().int()),
-	rememberDays: numberWithin(1, 30, 'must be a number of days from 1 to 30'),
-});
+const RUN_SETTINGS = PLACEMENT_OPTIONS.pick({ additionalData: true, metadata: true })
+	.extend({
+		agentId: UUID,
+		fromNumber: E164,
+		maxLive: numberWithin(1, 100, 'must be a whole number from 1 to 100').pipe(z.number().int()),
+		redialAfterMinutes: numberWithin(1, undefined, 'must be a number of minutes, 1 or more'),
+		maxTries: numberWithin(1, 10, 'must be a whole number from 1 to 10').pipe(z.number().int()),
+		rememberDays: numberWithin(1, 30, 'must be a number of days from 1 to 30'),
+	})
+	.superRefine((settings, issues) => {
+		// a redial later than the campaign's memory would be placed by a run that no longer sees the call before it
+		const rememberedMinutes = settings.rememberDays * 1_440;
+		if (settings.redialAfterMinutes > rememberedMinutes)
+			issues.addIssue({
+				code: z.ZodIssueCode.custom,
+				path: ['redialAfterMinutes'],
+				message: `must be within Options → Remember Calls For (Days): at most ${rememberedMinutes} minutes (${settings.rememberDays} days)`,
+			});
+	});
 
 const LABELS = {
 	...PLACEMENT_LABELS,

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 /**
  * The calling window: the days and hours, in the recipient's time zone, in which a campaign's call
@@ -30,29 +30,96 @@ export function windowProblem(window: CallingWindow): string | undefined {
 	return undefined;
 }
 
-/** The instant of a minute of a local day, read on the wall clock (a clock change moves no hour). */
-function localMinute(day: DateTime, minute: number): number {
-	if (minute === 24 * 60) return day.plus({ days: 1 }).startOf('day').toMillis();
-	return day.set({ hour: Math.floor(minute / 60), minute: minute % 60 }).toMillis();
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** How far the wall clock of `zone` is ahead of UTC at an instant. */
+function offsetAt(at: number, zone: string): number {
+	return IANAZone.create(zone).offset(at) * MINUTE_MS;
 }
 
 /**
- * The first instant at or after `at` (epoch ms) inside the window, in `zone`. A valid window opens
- * within a week; a local time that does not exist (a clock change) is moved forward by luxon.
+ * Every instant at which the wall clock of `zone` reads `wall` (a local date and time, its fields
+ * read as UTC): one, two in the hour a clock change repeats, none in the hour it skips.
  */
-export function nextOpening(at: number, zone: string, window: CallingWindow): number {
-	const start = DateTime.fromMillis(at, { zone });
-	for (let day = 0; day <= 7; day++) {
-		const date = start.plus({ days: day }).startOf('day');
-		if (!window.days.includes(date.weekday)) continue;
-		const opens = localMinute(date, window.fromMinute);
-		const closes = localMinute(date, window.untilMinute);
-		if (at < closes) return Math.max(at, opens);
-	}
-	throw new Error('a checked calling window opens within a week');
+function instantsOfWall(wall: number, zone: string): number[] {
+	const offsets = new Set([offsetAt(wall - DAY_MS, zone), offsetAt(wall + DAY_MS, zone)]);
+	return [...offsets]
+		.map((offset) => wall - offset)
+		.filter((at) => at + offsetAt(at, zone) === wall);
 }
 
-/** Whether an instant lies inside the window in `zone` (what the tests and the bench count). */
+/** The instants in [from, until) at which `zone` changes its clock: the first instant on the new offset. */
+function clockChanges(from: number, until: number, zone: string): number[] {
+	const changes: number[] = [];
+	for (let dayStart = from; dayStart < until; dayStart += DAY_MS) {
+		let [before, after] = [dayStart, Math.min(dayStart + DAY_MS, until)];
+		const offset = offsetAt(before, zone);
+		if (offsetAt(after, zone) === offset) continue;
+		while (after - before > 1) {
+			const middle = Math.floor((before + after) / 2);
+			if (offsetAt(middle, zone) === offset) before = middle;
+			else after = middle;
+		}
+		changes.push(after);
+	}
+	return changes;
+}
+
+/**
+ * Whether an instant lies inside the window in `zone`, read on the wall clock: its local weekday
+ * is a window day and its local time of day is at or after From and before Until. A clock change
+ * moves no hour of the window: the repeated hour is inside twice when the window holds it, the
+ * skipped hour never.
+ */
 export function isInsideWindow(at: number, zone: string, window: CallingWindow): boolean {
-	return nextOpening(at, zone, window) === at;
+	// the local date and time, read from the instant moved by the zone's offset
+	const local = new Date(at + offsetAt(at, zone));
+	const weekday = local.getUTCDay() || 7;
+	const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
+	return (
+		window.days.includes(weekday) && minute >= window.fromMinute && minute < window.untilMinute
+	);
+}
+
+/** Dates after the local date of an instant on which a valid window next opens: a week, and a day for a week's only window day lost to a clock change. */
+const DATES_AHEAD = 8;
+
+/**
+ * The first instant at or after `at` (epoch ms) inside the window, in `zone`. The window opens when
+ * the wall clock reaches From on a window day, or when a clock change sets it inside the window:
+ * a From that a clock change skips opens at the change, the first valid instant; a window wholly
+ * inside the skipped hour has no instant that day, and opens on its next day.
+ */
+export function nextOpening(at: number, zone: string, window: CallingWindow): number {
+	if (isInsideWindow(at, zone, window)) return at;
+	const offset = offsetAt(at, zone);
+	const horizon = at + (DATES_AHEAD + 2) * DAY_MS;
+	// a zone changes its clock at most once in ten days: the same offset at both ends, no change between
+	const changes = offsetAt(horizon, zone) === offset ? [] : clockChanges(at, horizon, zone);
+	// From on each local date ahead, its fields read as UTC (as `instantsOfWall` takes them)
+	const localMidnight = Math.floor((at + offset) / DAY_MS) * DAY_MS;
+	const walls = Array.from(
+		{ length: DATES_AHEAD + 1 },
+		(_, days) => localMidnight + days * DAY_MS + window.fromMinute * MINUTE_MS,
+	).filter((wall) => window.days.includes(new Date(wall).getUTCDay() || 7));
+	const opensOnWallClock = changes.length
+		? walls.flatMap((wall) => instantsOfWall(wall, zone))
+		: walls.map((wall) => wall - offset);
+	const opening = [...opensOnWallClock, ...changes]
+		.filter((instant) => instant > at)
+		.sort((a, b) => a - b)
+		.find((instant) => isInsideWindow(instant, zone, window));
+	if (opening === undefined) throw new Error('a checked calling window opens within a week');
+	return opening;
+}
+
+/** A placement's schedule: an instant, written in UTC, so that no local hour a clock change repeats makes it ambiguous. */
+export function scheduleOf(callAt: number): { scheduled_call_time: string; timezone: string } {
+	return {
+		scheduled_call_time: DateTime.fromMillis(callAt, { zone: 'UTC' }).toFormat(
+			'yyyy-MM-dd HH:mm:ss',
+		),
+		timezone: 'UTC',
+	};
 }
