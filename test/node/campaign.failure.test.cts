@@ -129,7 +129,8 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 				'called',
 				'called',
 			]);
-			expect(items[0].reason).toMatch(/^The service refused the call: .*\(HTTP 400\)/);
+			// the service's own words (the refusal's message)
+			expect(items[0].reason).toBe('The service refused the call: to_number is not reachable');
 			// one refused placement, then one for each of the others: the refused number never again
 			expect(sim.requestsTo('POST', '/v1/calls/single-phone-call')).toHaveLength(4);
 		} finally {
