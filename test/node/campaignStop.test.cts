@@ -121,6 +121,39 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 			);
 		});
 
+		it.each([
+			['', false],
+			[', with Continue On Fail', true],
+		])(
+			'in a step whose looks fail, with the read after the Stop failing too%s: the step ends at the Stop and its 2 placements are canceled all the same',
+			async (_, continueOnFail) => {
+				time.clock.setSystemTime(Date.parse('2026-11-30T10:00:00Z'));
+				let release = () => {};
+				const held = new Promise<void>((resolve) => (release = resolve));
+				sim.faults.inject({ method: 'GET', path: '/v1/calls', skip: 1, fault: { until: held } });
+				// every read after it fails: the Stop's cleanup has only what the step knew
+				sim.faults.inject({ method: 'GET', path: '/v1/calls', times: 50, fault: { status: 503 } });
+				const run = startStoppableRun({
+					credentials: credentials(),
+					parameters: campaign(),
+					items: [1, 2, 3, 4].map(londoner),
+					continueOnFail,
+				});
+				await until(() => sim.requestsTo('GET', '/v1/calls').length === 2);
+				run.stop();
+				release();
+				const { run: ended, message } = await settle(run.done);
+				await aDayLater();
+				expect(rang()).toHaveLength(0);
+				expect(canceled()).toHaveLength(2);
+				// with Continue On Fail, n8n answers the node's error as its item
+				const output = ended.data.resultData.runData['Voice Agent CRM']?.[0]?.data?.main[0]?.[0];
+				expect(message ?? output?.json.error).toMatch(
+					/was stopped: 2 calls canceled before ringing \(\+44\d+, \+44\d+\), 0 calls had rung already\. The calls could not be read again after the Stop/,
+				);
+			},
+		);
+
 		it('in a long sleep with 4 calls scheduled for the next day: none of them rings, and the note at the Stop names them', async () => {
 			// Monday 20:00 in London: the window opens Tuesday 09:00
 			time.clock.setSystemTime(Date.parse('2026-11-30T20:00:00Z'));
@@ -316,10 +349,14 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 				expect(error).toBeUndefined();
 				return items[0].json;
 			};
+			const finished = () => calls().filter((call) => call.finished).length;
+			const live = () => calls().filter((call) => !call.finished).length;
+			// moments when the campaign has just acted: it places nothing more while Get Campaign reads
 			const moments = [
 				() => calls().length === 2 && calls().every((call) => call.phase === 'scheduled'),
-				() => calls().filter((call) => call.finished).length === 2,
-				() => calls().filter((call) => call.finished).length === 5,
+				// both lanes filled again: the call that replaces the second call over is placed
+				() => finished() === 2 && live() === 2,
+				() => finished() === 5,
 			];
 			for (const moment of moments) {
 				await until(moment);

@@ -3,7 +3,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	apiRequest,
-	despiteTheStop,
+	cancelSignalOf,
+	pauseUnlessStopped,
 	wasNotSentInTime,
 	type ApiContext,
 } from '../../../transport/request';
@@ -23,6 +24,10 @@ import { scheduleOf } from './window';
  * "Campaigns"): a placement is kept only once a look that lists it, sent after every call created
  * as early could be listed, shows no earlier claim; a lost claim is canceled; one that no look
  * confirms is canceled before its start. So no step leaves a placement it has not confirmed.
+ *
+ * A Stop of the execution ends a step at once, wherever it is: what it placed is then the Stop's
+ * to cancel (campaign/stop.ts reads the calls again and cancels every scheduled one, and its note
+ * counts them), so the step sends nothing more, not even a cancel.
  */
 
 /** Every placement is planned to start at least this long after it is planned: the time to settle its claim. */
@@ -221,13 +226,8 @@ async function cancel(
 	context: ApiContext,
 	callId: string,
 ): Promise<'canceled' | 'notScheduled' | 'failed'> {
-	// a cancel is the safe side of a claim: sent even after a Stop, which asks for exactly that
 	return await apiRequest
-		.call(despiteTheStop(context), 'cancelCall', {
-			params: { callId },
-			urgent: true,
-			callerNotesStop: true,
-		})
+		.call(context, 'cancelCall', { params: { callId }, urgent: true, callerNotesStop: true })
 		.then(() => 'canceled' as const)
 		.catch((error: unknown) =>
 			Number((error as NodeApiError).httpCode) === 409 ? 'notScheduled' : 'failed',
@@ -268,9 +268,20 @@ async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
 	}
 }
 
+/** Whether the execution was stopped (a step in a webhook handler has no Stop). */
+const isStopped = (context: ApiContext) => cancelSignalOf(context)?.aborted === true;
+
+/** What a step that a Stop ended throws: the Stop's cleanup takes over (campaign/stop.ts). */
+function stoppedInStep(context: ApiContext): NodeOperationError {
+	return new NodeOperationError(
+		context.getNode(),
+		'The execution was stopped during a campaign step',
+	);
+}
+
 /**
  * `work`, while canceling each open placement at its deadline: a look slowed by the budget or
- * the service never lets an unconfirmed call ring.
+ * the service never lets an unconfirmed call ring. A Stop ends the wait at once, as an error.
  */
 async function withDeadlines<T>(
 	context: ApiContext,
@@ -281,16 +292,22 @@ async function withDeadlines<T>(
 		(value) => ({ value }),
 		(error: unknown) => ({ error }),
 	);
+	const stop = cancelSignalOf(context);
 	for (;;) {
 		const open = sent.filter((each) => !each.settled);
 		if (!open.length) return await outcome;
+		if (isStopped(context)) return { error: stoppedInStep(context) };
 		const wake = new AbortController();
+		const onStop = () => wake.abort();
+		stop?.addEventListener('abort', onStop, { once: true });
 		const deadline = sleep(Math.max(0, Math.min(...open.map(deadlineOf)) - Date.now()), wake.signal)
 			.then(() => undefined)
 			.catch(() => undefined);
 		const first = await Promise.race([outcome, deadline]);
+		stop?.removeEventListener('abort', onStop);
 		wake.abort();
 		if (first) return first;
+		if (isStopped(context)) continue;
 		await cancelPastDeadline(context, open);
 	}
 }
@@ -298,7 +315,8 @@ async function withDeadlines<T>(
 /**
  * Settle this step's placements: look until each is confirmed or canceled. Nothing is placed
  * while settling. Answers the last look, or throws the look's error when no look succeeded
- * after the placements (each open one canceled at its deadline by then).
+ * after the placements (each open one canceled at its deadline by then). A Stop ends it at once:
+ * the open placements are left in `run.live` for the Stop's cleanup (`leftToTheStop`).
  */
 async function settle(
 	context: ApiContext,
@@ -308,20 +326,27 @@ async function settle(
 ): Promise<Look> {
 	let last: Look | undefined;
 	let failure: unknown;
+	const stop = cancelSignalOf(context);
+	const pause = async (ms: number) =>
+		await withDeadlines(context, sent, pauseUnlessStopped(Math.max(0, ms), stop));
 	for (;;) {
 		const open = sent.filter((each) => !each.settled);
+		if (isStopped(context)) {
+			leftToTheStop(run, open);
+			throw stoppedInStep(context);
+		}
 		if (!open.length) {
 			lost.push(...sent.filter((each) => each.settled === 'unknown'));
 			if (last) return last;
 			throw failure;
 		}
 		const lookAt = Math.max(...open.map((each) => each.answeredAt)) + CONFIRM_GAP_MS;
-		const waited = await withDeadlines(context, sent, sleep(Math.max(0, lookAt - Date.now())));
-		if ('error' in waited || !sent.some((each) => !each.settled)) continue;
+		const waited = await pause(lookAt - Date.now());
+		if ('error' in waited || !sent.some((each) => !each.settled) || isStopped(context)) continue;
 		const looked = await withDeadlines(context, sent, look(context, run));
 		if ('error' in looked) {
 			failure = looked.error;
-			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+			await pause(LOOK_AGAIN_MS);
 			continue;
 		}
 		last = looked.value;
@@ -340,9 +365,36 @@ async function settle(
 			else if (!losing.has(call.id) && last.sentAt >= each.answeredAt + CONFIRM_GAP_MS)
 				each.settled = 'confirmed';
 		}
-		if (sent.some((each) => !each.settled))
-			await withDeadlines(context, sent, sleep(LOOK_AGAIN_MS));
+		if (sent.some((each) => !each.settled)) await pause(LOOK_AGAIN_MS);
 	}
+}
+
+/**
+ * The step's open placements, added to the run's live calls as scheduled: should the Stop's
+ * own read of the calls fail, it cancels these too (campaign/stop.ts).
+ */
+function leftToTheStop(run: CampaignRun, open: Sent[]): void {
+	const known = new Set(run.live?.map((call) => call.id));
+	const placed = open.flatMap(({ placement, callId, answeredAt }): CampaignCall[] =>
+		callId && !known.has(callId)
+			? [
+					{
+						id: callId,
+						campaign: run.campaign,
+						person: placement.person.key,
+						attempt: placement.attempt,
+						lane: placement.lane,
+						workflowId: run.workflowId,
+						executionId: run.executionId,
+						createdAt: answeredAt,
+						callAt: placement.callAt,
+						stage: 'live',
+						scheduled: true,
+					},
+				]
+			: [],
+	);
+	run.live = [...(run.live ?? []), ...placed];
 }
 
 function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
@@ -423,21 +475,31 @@ function continuesOnFail(context: ApiContext): boolean {
 	return 'continueOnFail' in context && context.continueOnFail();
 }
 
+/**
+ * Asked before a step places again after settling what it placed (campaign/halt.ts reads the
+ * halt): false ends the step with nothing more placed.
+ */
+export type MayPlaceAgain = () => Promise<boolean>;
+
 /** The step's work: look, cancel, place and settle until a look leaves nothing to place now. */
 async function lookAndAct(
 	context: ApiContext,
 	run: CampaignRun,
 	refusals: Record<string, string>,
 	lost: Sent[],
+	mayPlaceAgain: MayPlaceAgain,
 ): Promise<{ plan: Plan; calls: CampaignCall[] }> {
 	let seen = await look(context, run);
-	for (;;) {
+	for (let round = 0; ; round++) {
+		if (isStopped(context)) throw stoppedInStep(context);
 		Object.assign(run, horizonAfter(run, seen));
 		run.live = seen.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
 		lastListed.set(run, seen.calls);
 		const plan = planOf(run, seen.calls);
 		for (const call of plan.cancel) await cancel(context, call.id);
 		if (!plan.place.length) return { plan, calls: seen.calls };
+		// a placement canceled by another (Cancel Campaign) is placed anew only if no halt came since
+		if (round > 0 && !(await mayPlaceAgain())) return { plan, calls: seen.calls };
 		const sent: Sent[] = [];
 		for (const placement of plan.place) {
 			const sending = await place(context, run, placement);
@@ -454,7 +516,11 @@ async function lookAndAct(
  * failure once the campaign has calls that will ring names them (`failedWithLiveCalls`); with
  * Continue On Fail the step ends the run with the people's items and that failure instead.
  */
-export async function campaignStep(context: ApiContext, run: CampaignRun): Promise<Step> {
+export async function campaignStep(
+	context: ApiContext,
+	run: CampaignRun,
+	mayPlaceAgain: MayPlaceAgain = async () => await Promise.resolve(true),
+): Promise<Step> {
 	const refusals = (run.refusals ??= {});
 	const stepOf = (plan: Plan, calls: CampaignCall[], failure?: string): Step => ({
 		plan,
@@ -467,12 +533,13 @@ export async function campaignStep(context: ApiContext, run: CampaignRun): Promi
 		return stepOf(plan, []);
 	}
 	const lost: Sent[] = [];
-	const taken = await lookAndAct(context, run, refusals, lost).then(
+	const taken = await lookAndAct(context, run, refusals, lost, mayPlaceAgain).then(
 		(acted) => ({ acted }),
 		(error: unknown) => ({ error }),
 	);
 	if ('acted' in taken) return stepOf(taken.acted.plan, taken.acted.calls);
-	if (!run.live?.length && !lost.length) throw taken.error;
+	// after a Stop, the Stop's cleanup names and cancels the calls (campaign/stop.ts)
+	if (isStopped(context) || (!run.live?.length && !lost.length)) throw taken.error;
 	const failed = failedWithLiveCalls(context, run, taken.error, lost);
 	if (!continuesOnFail(context)) throw failed;
 	const calls = lastListed.get(run) ?? run.live ?? [];

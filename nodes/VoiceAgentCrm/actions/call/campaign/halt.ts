@@ -140,8 +140,10 @@ function haltReadDue(run: CampaignRun): boolean {
 /**
  * One step of the campaign unless it is halted. The halt is read after every step that placed
  * calls (those are canceled if it is there: the placement may have come after the halt), and
- * before a step at most once a minute (a webhook's step, whose run is new each time, every time).
- * Costs one tag list read per placing step and one a minute, on the organization budget.
+ * before a step at most once a minute (a webhook's step, whose run is new each time, every time),
+ * and before a step places anew after settling its placements (one of them lost or canceled:
+ * Cancel Campaign cancels what it finds scheduled). Costs one tag list read per placing step and
+ * per placing anew, and one a minute, on the organization budget.
  */
 export async function stepUnlessHalted(
 	context: ApiContext,
@@ -154,8 +156,9 @@ export async function stepUnlessHalted(
 		const halt = await haltOf(context, run);
 		if (halt) return await haltedStep(context, run, halt);
 	}
-	const step = await campaignStep(context, run);
-	if (!placedIn(step, run, before)) return step;
-	const halt = await haltOf(context, run);
+	// a step that places again (its placements lost or canceled) reads the halt before each round
+	let halt: Halt | undefined;
+	const step = await campaignStep(context, run, async () => !(halt = await haltOf(context, run)));
+	if (!halt && placedIn(step, run, before)) halt = await haltOf(context, run);
 	return halt ? await haltedStep(context, run, halt) : step;
 }

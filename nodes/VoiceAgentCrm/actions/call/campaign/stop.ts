@@ -84,7 +84,9 @@ async function cancelAfterTheStop(
 	last: Step | undefined,
 ): Promise<NodeOperationError> {
 	const cleanup = despiteTheStop(context);
-	let seen = last?.calls ?? [];
+	// should the read fail: the last look's calls, and what the stopped step placed since (run.live)
+	const known = new Set(last?.calls.map((call) => call.id));
+	let seen = [...(last?.calls ?? []), ...(run.live ?? []).filter((call) => !known.has(call.id))];
 	let readFailed: string | undefined;
 	try {
 		// read again: a placement on its way at the Stop is in the list now
