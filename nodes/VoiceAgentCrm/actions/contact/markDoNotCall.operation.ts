@@ -90,7 +90,11 @@ async function markNumber(
 		marked = await mark(context, contact, phone, itemIndex);
 	} catch (error) {
 		const holder = !contact && isConflict(error) && (await directory.holderOfPhone(phone));
-		if (!holder) throw error;
+		// the transport's errors are the node's already; anything else is wrapped with its item
+		if (!holder)
+			throw error instanceof NodeApiError || error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(context.getNode(), error as Error, { itemIndex });
 		marked = await mark(context, holder, phone, itemIndex);
 	}
 	directory.remember(marked);
