@@ -12,8 +12,7 @@ import {
  * Validate Only against the real run on a 100,000-row file with repeated keys (issue 42): the
  * counts the dry run gives, the counts the real run then makes on the same state, and the writes
  * of a re-run. Too long for `npm test`, which runs the same comparison on 5,000 rows
- * (test/node/contact.upsert.sync.test.cts). Run: `npx ts-node --transpile-only --prefer-ts-exts
- * bench/contacts.upsert.dryRun.cts`.
+ * (test/node/contact.upsert.sync.test.cts). Run: `npm run bench -- contacts.validateOnly`.
  */
 
 const CONTACTS = 20_000;
@@ -43,7 +42,7 @@ function file(phones: string[]): string {
 	return lines.join('\n');
 }
 
-async function run(sim: Simulator, csv: string, validateOnly: boolean) {
+async function runFile(sim: Simulator, csv: string, validateOnly: boolean) {
 	const started = Date.now();
 	const before = sim.requests.length;
 	const { items, error } = await runNode({
@@ -72,14 +71,14 @@ async function run(sim: Simulator, csv: string, validateOnly: boolean) {
 	return { summary, writes, seconds: (Date.now() - started) / 1000 };
 }
 
-async function main(): Promise<void> {
+export async function run(): Promise<Record<string, number>> {
 	const sim = await startSimulator({ seed: false, limits: UNLIMITED });
 	try {
 		const phones = insertContacts(sim, sim.org, CONTACTS).map((c) => c.phone_number);
 		const csv = file(phones);
-		const dry = await run(sim, csv, true);
-		const real = await run(sim, csv, false);
-		const again = await run(sim, csv, false);
+		const dry = await runFile(sim, csv, true);
+		const real = await runFile(sim, csv, false);
+		const again = await runFile(sim, csv, false);
 		const pairs = [
 			['would_create', 'created'],
 			['would_update', 'updated'],
@@ -87,25 +86,26 @@ async function main(): Promise<void> {
 			['merged', 'merged'],
 			['refused', 'refused'],
 		];
-		const equal = pairs.every(([d, r]) => dry.summary[d] === real.summary[r]);
-		console.log(
-			JSON.stringify(
-				{
-					rows: ROWS,
-					contacts: CONTACTS,
-					dry_run: { ...dry.summary, writes: dry.writes, seconds: dry.seconds },
-					real_run: { ...real.summary, writes: real.writes, seconds: real.seconds },
-					re_run: { writes: again.writes, seconds: again.seconds },
-					counts_equal: equal,
-				},
-				null,
-				2,
-			),
-		);
-		if (!equal || dry.writes || again.writes) process.exitCode = 1;
+		const unequal = pairs.filter(([d, r]) => dry.summary[d] !== real.summary[r]).length;
+		if (unequal || dry.writes || again.writes)
+			throw new Error(
+				`Validate Only mispredicted the run: ${JSON.stringify({ dry, real, again: again.writes })}`,
+			);
+		const count = (summary: IDataObject, key: string) => Number(summary[key] ?? 0);
+		return {
+			contacts_validate_only_rows: ROWS,
+			contacts_validate_only_contacts: CONTACTS,
+			contacts_validate_only_counts_unequal: unequal,
+			contacts_validate_only_dry_writes: dry.writes,
+			contacts_validate_only_created: count(real.summary, 'created'),
+			contacts_validate_only_updated: count(real.summary, 'updated'),
+			contacts_validate_only_unchanged: count(real.summary, 'unchanged'),
+			contacts_validate_only_merged: count(real.summary, 'merged'),
+			contacts_validate_only_refused: count(real.summary, 'refused'),
+			contacts_validate_only_real_writes: real.writes,
+			contacts_validate_only_rerun_writes: again.writes,
+		};
 	} finally {
 		await sim.stop();
 	}
 }
-
-void main();
