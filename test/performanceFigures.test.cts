@@ -72,6 +72,10 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 		'README.md',
 		'1,000,000 rows went in\n{events_file_requests_1m} requests at {events_file_peak_rss_mib_1m} MiB',
 	],
+	[
+		'docs/contacts.md',
+		'Validate Only said {contacts_validate_only_created} would_create, {contacts_validate_only_updated} would_update, {contacts_validate_only_unchanged} unchanged, {contacts_validate_only_merged}\nmerged, {contacts_validate_only_refused} refused with {contacts_validate_only_dry_writes} writes; the real run then made exactly those counts ({contacts_validate_only_real_writes} writes,\nthe budgets out of reach), and a re-run wrote {contacts_validate_only_rerun_writes}.',
+	],
 	['docs/events.md', 'a million rows peaked at {events_file_peak_rss_mib_1m} MiB'],
 	['docs/performance.md', `{events_real_comparison_rows} rows, {events_real_pairs_${SIZE}} pair`],
 	['docs/performance.md', `| workflow ({events_real_comparison_rows} rows, `],
