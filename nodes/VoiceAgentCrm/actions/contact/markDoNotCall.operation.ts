@@ -23,7 +23,16 @@ type Target = { itemIndex: number; phone: string } | { itemIndex: number; contac
 
 /** The item's person, checked before any request: a phone number (E.164) or a contact ID. */
 function targetOf(context: IExecuteFunctions, itemIndex: number): Target {
-	if (context.getNodeParameter('markBy', itemIndex, 'phone') === 'contact')
+	const { markBy } = validateItem(
+		context,
+		z.object({
+			markBy: z.enum(['phone', 'contact'], { message: 'must be Phone Number or Contact' }),
+		}),
+		{ markBy: context.getNodeParameter('markBy', itemIndex, 'phone') },
+		itemIndex,
+		{ markBy: 'Mark By' },
+	);
+	if (markBy === 'contact')
 		return { itemIndex, contactId: idParameter(context, itemIndex, 'contactId', 'Contact') };
 	const { phone } = validateItem(
 		context,
