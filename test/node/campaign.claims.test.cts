@@ -1,9 +1,10 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { peakLive } from '../../harness/callLog.cts';
 import { runNode, type NodeRun } from '../../harness/engine.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import {
 	planCalls,
@@ -61,20 +62,11 @@ describe('Run Campaign: never the same person twice, lists longer than Max Live 
 	beforeEach(() => time.clock.setSystemTime(Date.parse('2026-11-30T10:00:00Z')));
 
 	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-	const campaign = (): INodeParameters => ({
-		resource: 'call',
-		operation: 'runCampaign',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		maxLiveCalls: 3,
-		callDays: [1, 2, 3, 4, 5, 6, 7],
-		callFrom: '00:00',
-		callUntil: '24:00',
-		redialOn: [],
-	});
+	const campaign = () =>
+		campaignParameters(sim, {
+			...{ maxLiveCalls: 3, callDays: EVERY_DAY, callFrom: '00:00', callUntil: '24:00' },
+			redialOn: [],
+		});
 
 	/** Another workflow on the same organization: `perMinute` light requests a minute, paced evenly. */
 	function drawOrganizationBudget(perMinute: number): () => void {

@@ -3,6 +3,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { runNode } from '../../harness/engine.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
 import { nextOpening } from '../../nodes/VoiceAgentCrm/actions/call/campaign/window';
@@ -15,7 +16,6 @@ import { nextOpening } from '../../nodes/VoiceAgentCrm/actions/call/campaign/win
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
 
 /** Whether a call started inside From–Until on the wall clock of the zone (read here, not with the node's code). */
 function onWallClock(at: number, zone: string, from: string, until: string): boolean {
@@ -31,25 +31,8 @@ describe('Run Campaign: clock changes and bounded inputs', () => {
 		sim = s;
 	});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-	const campaign = (extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'runCampaign',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		personTimeZone: '={{ $json.zone ?? "" }}',
-		maxLiveCalls: 2,
-		callDays: EVERY_DAY,
-		callFrom: '09:00',
-		callUntil: '17:00',
-		redialOn: ['no_answer', 'busy'],
-		redialAfterMinutes: 60,
-		maxTries: 3,
-		...extra,
-	});
+	const campaign = (extra: INodeParameters = {}) =>
+		campaignParameters(sim, { maxLiveCalls: 2, callDays: EVERY_DAY, ...extra });
 	const run = (parameters: INodeParameters, items: IDataObject[], maxMs = 4 * DAY) =>
 		time.runUntilSettled(
 			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items }),

@@ -1,8 +1,7 @@
-import type { INodeParameters } from 'n8n-workflow';
-
 import { runNode } from '../../harness/engine.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { insertCall, planCalls, type Simulator } from '../../simulator/index.cts';
 
@@ -25,21 +24,12 @@ describe('Run Campaign: a failure after placing names the live calls', () => {
 	});
 	beforeEach(() => time.clock.setSystemTime(Date.parse('2026-11-30T10:00:00Z')));
 
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
 	const people = [1, 2, 3, 4].map((n) => ({ to: `+44207946020${n}`, name: `P${n}` }));
-	const campaign = (): INodeParameters => ({
-		resource: 'call',
-		operation: 'runCampaign',
-		agentId: locator([...sim.org.agents.values()][0].id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		maxLiveCalls: 2,
-		callDays: [1, 2, 3, 4, 5, 6, 7],
-		callFrom: '00:00',
-		callUntil: '24:00',
-		redialOn: [],
-	});
+	const campaign = () =>
+		campaignParameters(sim, {
+			...{ maxLiveCalls: 2, callDays: EVERY_DAY, callFrom: '00:00', callUntil: '24:00' },
+			redialOn: [],
+		});
 
 	/** The campaign's first step places and settles two calls; then every listing answers an HTML 503. */
 	async function failingAfterTwoPlacements(continueOnFail: boolean) {

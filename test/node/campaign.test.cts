@@ -4,6 +4,7 @@ import { peakLive } from '../../harness/callLog.cts';
 import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import { campaignParameters } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
 import { isInsideWindow } from '../../nodes/VoiceAgentCrm/actions/call/campaign/window';
@@ -26,25 +27,7 @@ describe('Run Campaign', () => {
 		sim = s;
 	});
 
-	const agent = () => [...sim.org.agents.values()][0];
-	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
-	const campaign = (extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'runCampaign',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		personTimeZone: '={{ $json.zone ?? "" }}',
-		maxLiveCalls: 5,
-		callDays: [1, 2, 3, 4, 5],
-		callFrom: '09:00',
-		callUntil: '17:00',
-		redialOn: ['no_answer', 'busy'],
-		redialAfterMinutes: 60,
-		maxTries: 3,
-		...extra,
-	});
+	const campaign = (extra: INodeParameters = {}) => campaignParameters(sim, extra);
 	/** Runs on fake time, driven together: it jumps to the simulator's next step or the node's next timer. */
 	const drive = <T,>(work: Promise<T>): Promise<T> =>
 		time.runUntilSettled(work, {

@@ -6,6 +6,7 @@ import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { STOPPED_NOTE_KEY } from '../../nodes/VoiceAgentCrm/transport/request';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
 import { startStoppableRun } from '../reliability/stoppable.cts';
+import { campaignParameters } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 
 /**
@@ -32,22 +33,8 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 	const agent = () => [...sim.org.agents.values()][0];
 	const locator = (value: string) => ({ __rl: true, mode: 'list', value });
 	const credentials = () => ({ apiKey: sim.apiKey, baseUrl: sim.baseUrl });
-	const campaign = (extra: INodeParameters = {}): INodeParameters => ({
-		resource: 'call',
-		operation: 'runCampaign',
-		agentId: locator(agent().id),
-		fromNumber: locator('+14155550100'),
-		toNumber: '={{ $json.to }}',
-		fullName: '={{ $json.name }}',
-		maxLiveCalls: 2,
-		callDays: [1, 2, 3, 4, 5],
-		callFrom: '09:00',
-		callUntil: '17:00',
-		redialOn: ['no_answer', 'busy'],
-		redialAfterMinutes: 60,
-		maxTries: 3,
-		...extra,
-	});
+	const campaign = (extra: INodeParameters = {}) =>
+		campaignParameters(sim, { maxLiveCalls: 2, ...extra });
 	const londoner = (n: number) => ({
 		to: `+4420794603${String(n).padStart(2, '0')}`,
 		name: `P${n}`,
