@@ -21,12 +21,28 @@ import { apiRequest, type ApiContext } from '../../nodes/VoiceAgentCrm/transport
 const ROOT = path.join(__dirname, '..', '..');
 const PAGER = 'nodes/VoiceAgentCrm/transport/paging.ts';
 const REQUEST = 'nodes/VoiceAgentCrm/transport/request.ts';
+const PICKERS = 'nodes/VoiceAgentCrm/methods/';
 
 /** The files of `nodes/` under `root`, relative to it, with `/` separators. */
 function nodeFiles(root: string): string[] {
 	return readdirSync(path.join(root, 'nodes'), { recursive: true })
 		.map((file) => `nodes/${String(file).split(path.sep).join('/')}`)
 		.filter((file) => file.endsWith('.ts'));
+}
+
+/**
+ * Files that read a single page of a list that pages: only the pager's named reads (the whole list,
+ * the first N, newest first until a bound) and the editor's pickers, which page for the editor.
+ */
+function singlePageReaders(root: string): string[] {
+	return nodeFiles(root).filter(
+		(file) =>
+			file !== PAGER &&
+			!file.startsWith(PICKERS) &&
+			/import\s*\{[^}]*\breadPage\b[^}]*\}\s*from/.test(
+				readFileSync(path.join(root, file), 'utf8'),
+			),
+	);
 }
 
 /** Files other than the pager (and the transport that defines it) that use the pager's request. */
@@ -56,6 +72,10 @@ describe('The one pager', () => {
 	it('is the only reader of the lists that page in nodes/', () => {
 		expect(PAGED.length).toBeGreaterThan(3);
 		expect(pagerBypasses(ROOT)).toEqual([]);
+	});
+
+	it("reads single pages only in its named reads and in the editor's pickers", () => {
+		expect(singlePageReaders(ROOT)).toEqual([]);
 	});
 
 	it.each(PAGED)(
@@ -88,6 +108,17 @@ describe('The one pager', () => {
 					"export const read = (context: never) => pageRequest.call(context, 'listContacts', {});\n",
 			);
 			expect(pagerBypasses(tree)).toEqual([file]);
+		});
+
+		it('is found: a file reading one page of a list where a named read was meant', () => {
+			const file = 'nodes/VoiceAgentCrm/shared/contactDirectory.ts';
+			mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+			writeFileSync(
+				path.join(tree, file),
+				['import { readPage } from', "'../transport/paging';\n"].join(' ') +
+					"export const first = (context: never) => readPage.call(context, 'listContacts', { size: 1000 });\n",
+			);
+			expect(singlePageReaders(tree)).toEqual([file]);
 		});
 	});
 });

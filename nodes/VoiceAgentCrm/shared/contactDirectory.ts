@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { MAX_PAGE_SIZE, readPage, type Page } from '../transport/paging';
+import { apiList, MAX_PAGE_SIZE, type Page } from '../transport/paging';
 import type { BudgetKey } from '../transport/pacing';
 import { searchDigits } from './phoneNumbers';
 import { E164 } from './validation';
@@ -87,23 +87,18 @@ export class ContactDirectory {
 	): Promise<ContactDirectory> {
 		if (lookups <= 1) return new ContactDirectory(context, count, itemIndex, 'per_row_lookups');
 		const probe = new ContactDirectory(context, count, itemIndex, 'organization_read');
-		let page = await probe.page({}, 0);
-		const pagesLeft =
-			page.total === undefined ? Infinity : Math.ceil(page.total / MAX_PAGE_SIZE) - 1;
-		if (lookups < pagesLeft)
-			return new ContactDirectory(context, count, itemIndex, 'per_row_lookups', page.total);
-		const directory = new ContactDirectory(
-			context,
-			count,
-			itemIndex,
-			'organization_read',
-			page.total,
-		);
-		for (;;) {
-			for (const contact of page.records) directory.add(contact);
-			if (page.next === undefined) break;
-			page = await directory.page({}, page.next);
-		}
+		let total: number | undefined;
+		let perRow = false;
+		const contacts = await probe.read({}, (page) => {
+			if (perRow || total !== undefined) return;
+			total = page.total;
+			const pagesLeft = total === undefined ? Infinity : Math.ceil(total / MAX_PAGE_SIZE) - 1;
+			perRow = lookups < pagesLeft;
+			return !perRow;
+		});
+		if (perRow) return new ContactDirectory(context, count, itemIndex, 'per_row_lookups', total);
+		const directory = new ContactDirectory(context, count, itemIndex, 'organization_read', total);
+		for (const contact of contacts) directory.add(contact);
 		return directory;
 	}
 
@@ -171,12 +166,7 @@ export class ContactDirectory {
 			for (const email of emails) holders.set(email, await this.lookup('email', email));
 			return holders;
 		}
-		let next: number | undefined = 0;
-		while (next !== undefined) {
-			const page = await this.page({}, next);
-			for (const contact of page.records) holders.get(emailKey(contact.email))?.push(contact);
-			next = page.next;
-		}
+		for (const contact of await this.read({})) holders.get(emailKey(contact.email))?.push(contact);
 		return holders;
 	}
 
@@ -217,30 +207,28 @@ export class ContactDirectory {
 	 */
 	private async lookup(key: MatchKey, wanted: string): Promise<IDataObject[]> {
 		const query = key === 'phone' ? { phone_number: searchDigits(wanted) } : { email: wanted };
-		const found: IDataObject[] = [];
-		let next: number | undefined = 0;
-		while (next !== undefined) {
-			const page = await this.page(query, next);
-			found.push(...page.records);
-			next = page.next;
-		}
-		return found.filter((contact) =>
+		return (await this.read(query)).filter((contact) =>
 			key === 'phone'
 				? phoneKey(contact.phone_number) === wanted
 				: emailKey(contact.email) === wanted,
 		);
 	}
 
-	private async page(query: IDataObject, offset: number) {
-		const page = await readPage.call(this.context, 'listContacts', {
+	/** The contacts the list answers for `query`, every page, counted; `onPage` false ends the read. */
+	private async read(
+		query: IDataObject,
+		onPage?: (page: Page) => boolean | void,
+	): Promise<IDataObject[]> {
+		return await apiList.call(this.context, 'listContacts', {
 			query,
-			offset,
-			size: MAX_PAGE_SIZE,
+			returnAll: true,
 			itemIndex: this.itemIndex,
 			onAttempt: this.count.counter(true),
+			onPage: (page) => {
+				Object.assign(this.count.announced, page.announced);
+				return onPage?.(page);
+			},
 		});
-		Object.assign(this.count.announced, page.announced);
-		return page;
 	}
 }
 
@@ -256,16 +244,15 @@ export async function contactsWithIds(
 ): Promise<Map<string, IDataObject>> {
 	const wanted = new Set(ids);
 	const found = new Map<string, IDataObject>();
-	let next: number | undefined = 0;
-	while (next !== undefined && found.size < wanted.size) {
-		const page: Page = await readPage.call(context, 'listContacts', {
-			offset: next,
-			size: MAX_PAGE_SIZE,
-			itemIndex,
-		});
-		for (const contact of page.records)
-			if (wanted.has(String(contact.id))) found.set(String(contact.id), contact);
-		next = page.next;
-	}
+	if (!wanted.size) return found;
+	await apiList.call(context, 'listContacts', {
+		returnAll: true,
+		itemIndex,
+		onPage: (page) => {
+			for (const contact of page.records)
+				if (wanted.has(String(contact.id))) found.set(String(contact.id), contact);
+			return found.size < wanted.size;
+		},
+	});
 	return found;
 }

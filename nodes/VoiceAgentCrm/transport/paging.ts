@@ -54,6 +54,8 @@ export interface ListRequest extends Omit<RequestOptions, 'body'> {
 	returnAll: boolean;
 	/** Used when `returnAll` is false. */
 	limit?: number;
+	/** Each page as it is read (its total, the budgets announced); answering false ends the read there. */
+	onPage?: (page: Page) => boolean | void;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ListRequest extends Omit<RequestOptions, 'body'> {
 export async function apiList(
 	this: ApiContext,
 	name: EndpointName,
-	{ returnAll, limit, ...options }: ListRequest,
+	{ returnAll, limit, onPage, ...options }: ListRequest,
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit ?? 50);
 	const records: IDataObject[] = [];
@@ -81,6 +83,7 @@ export async function apiList(
 			listed.add(record.id);
 			records.push(record);
 		}
+		if (onPage?.(page) === false) break;
 		next = page.next;
 	}
 	return records;
