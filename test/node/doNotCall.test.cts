@@ -6,6 +6,8 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
+import { getGlobalState } from 'n8n-workflow';
+import { DateTime } from 'luxon';
 
 import {
 	ACTION_NODE_NAME,
@@ -36,7 +38,9 @@ import { contactCall, phoneCall, TO_EACH_ITEM } from '../helpers/placement.cts';
 
 const PHONE_CALLS = '/v1/calls/single-phone-call';
 const CONTACT_CALLS = '/v1/calls/single-contact-call';
-const DAY = 86_400_000;
+/** The calendar day n days ago in the workflow's zone (n8n's default): 40 × 24 h can span 39 days across a clock change. */
+const workflowDaysAgo = (days: number) =>
+	DateTime.now().setZone(getGlobalState().defaultTimezone).minus({ days }).toISODate()!;
 
 describe('Do not call and Max Calls per Person on the Place operations', () => {
 	let sim: Simulator;
@@ -136,7 +140,7 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 				additionalFields: { doNotCall: { lists: { numbers: '+1 415 555 0102', scrubbedOn } } },
 			});
 
-		const stale = await run(given(new Date(Date.now() - 40 * DAY).toISOString()), {
+		const stale = await run(given(workflowDaysAgo(40)), {
 			items: people,
 		});
 		expect(stale.error?.message).toMatch(
@@ -144,7 +148,7 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		);
 		expect(sim.requests).toHaveLength(0);
 
-		const fresh = await run(given(new Date(Date.now() - 10 * DAY).toISOString()), {
+		const fresh = await run(given(workflowDaysAgo(10)), {
 			items: people,
 		});
 		expect(fresh.error).toBeUndefined();
