@@ -163,8 +163,10 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 	},
 
 	'call-campaign-then-follow-up.json': async (workflow) => {
-		// a campaign waits minutes between calls: on fake time, jumping to the simulator's next step
+		// a campaign waits minutes between calls: on fake time, jumping to the simulator's next step,
+		// from a Monday on which every person's place is within its lawful hours
 		const time = installFakeTime();
+		time.clock.setSystemTime(Date.parse('2026-11-30T17:00:00Z'));
 		try {
 			await withSimulator(async (sim) => {
 				planCalls(sim).next({ result: 'no_answer' }).next({ result: 'busy' });
@@ -183,6 +185,15 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 					'called',
 					'called',
 					'invalid',
+				]);
+				// Calling Hours is left at Lawful: each item names the rule of the person's place
+				expect(people.map((person) => String(person.calling_rule).split(',')[0])).toEqual([
+					'GB no hours in law',
+					'US-CA 08:00-21:00',
+					"no rule known (the user's window applies)",
+					'GB no hours in law',
+					'US-CA 08:00-21:00',
+					'undefined',
 				]);
 				// the first two did not answer and were called again, once (Max Tries 2)
 				expect(people.map((person) => person.tries)).toEqual([2, 2, 1, 1, 1, 0]);

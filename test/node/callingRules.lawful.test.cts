@@ -6,8 +6,10 @@ import {
 	nextLawfulOpening,
 	placeOfNumber,
 	type KnownPlace,
-	type UserWindow,
 } from '../../nodes/VoiceAgentCrm/shared/callingRules/lawful';
+import { HAND_READING as EXPECTED, lawfulByHand } from '../helpers/lawfulByHand.cts';
+import { openingFor } from '../../nodes/VoiceAgentCrm/actions/call/campaign/opening';
+import type { CallingWindow } from '../../nodes/VoiceAgentCrm/actions/call/campaign/window';
 
 /**
  * isLawfulAt and nextLawfulOpening against an independent reading: the hours of FL, KY, TX, AL,
@@ -29,90 +31,6 @@ function known(e164: string, given = {}): KnownPlace {
 	const place = placeOfNumber(e164, given);
 	if (!place.known) throw new Error(place.reason);
 	return place;
-}
-
-/** [from, until] in hours of the day, or closed. */
-type Day = [number, number] | 'closed';
-interface Expected {
-	e164: string;
-	zone: string;
-	weekday: Day;
-	saturday: Day;
-	sunday: Day;
-	/** Local dates with no calls (the sweep holds one: Monday 2027-01-18, MLK / Robert E. Lee Day). */
-	holidays: string[];
-}
-
-const EXPECTED: Record<string, Expected> = {
-	// Fla. Stat. § 501.616(6)(a): 8 a.m. to 8 p.m.
-	'US-FL': {
-		e164: '+13055550101',
-		zone: 'America/New_York',
-		weekday: [8, 20],
-		saturday: [8, 20],
-		sunday: [8, 20],
-		holidays: [],
-	},
-	// KRS 367.46955(15): 10 a.m. to 9 p.m.
-	'US-KY': {
-		e164: '+15025550102',
-		zone: 'America/Kentucky/Louisville',
-		weekday: [10, 21],
-		saturday: [10, 21],
-		sunday: [10, 21],
-		holidays: [],
-	},
-	// Tex. Bus. & Com. Code § 301.051: 9 a.m. to 9 p.m., Sunday noon to 9 p.m.
-	'US-TX': {
-		e164: '+12145550103',
-		zone: 'America/Chicago',
-		weekday: [9, 21],
-		saturday: [9, 21],
-		sunday: [12, 21],
-		holidays: [],
-	},
-	// Alabama: 8 a.m. to 8 p.m., never on Sunday or a state holiday
-	'US-AL': {
-		e164: '+12055550104',
-		zone: 'America/Chicago',
-		weekday: [8, 20],
-		saturday: [8, 20],
-		sunday: 'closed',
-		holidays: ['2027-01-18'],
-	},
-	// federal 8 a.m. to 9 p.m.
-	'US-CA': {
-		e164: '+14155550105',
-		zone: 'America/Los_Angeles',
-		weekday: [8, 21],
-		saturday: [8, 21],
-		sunday: [8, 21],
-		holidays: [],
-	},
-	// CRTC: weekdays 9:00 to 21:30, weekends 10:00 to 18:00
-	'CA-ON': {
-		e164: '+14165550106',
-		zone: 'America/Toronto',
-		weekday: [9, 21.5],
-		saturday: [10, 18],
-		sunday: [10, 18],
-		holidays: [],
-	},
-};
-
-/** The hand reading: is a call lawful at this instant in this place? */
-function lawfulByHand(expected: Expected, ms: number): boolean {
-	const local = DateTime.fromMillis(ms, { zone: expected.zone });
-	if (expected.holidays.includes(local.toISODate()!)) return false;
-	const day =
-		local.weekday === 7
-			? expected.sunday
-			: local.weekday === 6
-				? expected.saturday
-				: expected.weekday;
-	if (day === 'closed') return false;
-	const hour = local.hour + local.minute / 60;
-	return hour >= day[0] && hour < day[1];
 }
 
 describe('Lawful calling hours against a hand reading', () => {
@@ -223,11 +141,17 @@ describe('Lawful calling hours: zones, clocks, dates and windows', () => {
 		// no rule for the place: the user's window alone, 02:30-05:00, on 2027-03-14 in New York
 		// (02:00-03:00 does not exist that night)
 		const place = known('+4930123456', { zone: 'America/New_York' });
-		const window: UserWindow = { days: [1, 2, 3, 4, 5, 6, 7], fromMinute: 150, untilMinute: 300 };
-		const opening = nextLawfulOpening(place, at('2027-03-14T00:00', 'America/New_York'), window);
+		const window: CallingWindow = {
+			days: [1, 2, 3, 4, 5, 6, 7],
+			fromMinute: 150,
+			untilMinute: 300,
+		};
+		const opening = openingFor(
+			{ place, window, lawful: true },
+			at('2027-03-14T00:00', 'America/New_York'),
+		);
 		expect(new Date(opening!).toISOString()).toBe('2027-03-14T07:00:00.000Z'); // 03:00 EDT
-		expect(isLawfulAt(place, opening!, window)).toBe(true);
-		expect(isLawfulAt(place, opening! - MINUTE, window)).toBe(false);
+		expect(openingFor({ place, window, lawful: true }, opening! - MINUTE)).toBe(opening);
 	});
 
 	it('keeps wall-clock hours across the autumn change (Texas, 2027-11-07)', () => {
@@ -249,29 +173,29 @@ describe('Lawful calling hours: zones, clocks, dates and windows', () => {
 
 	it("intersects the user's window with the rule", () => {
 		const place = known('+13055550123'); // Florida, 08:00-20:00
-		const window: UserWindow = { days: [1, 2, 3, 4, 5], fromMinute: 7 * 60, untilMinute: 17 * 60 };
-		expect(isLawfulAt(place, at('2027-01-15T07:30', 'America/New_York'), window)).toBe(false);
-		expect(
+		const window: CallingWindow = {
+			days: [1, 2, 3, 4, 5],
+			fromMinute: 7 * 60,
+			untilMinute: 17 * 60,
+		};
+		const opening = (localTime: string, lawful = true) =>
 			iso(
-				nextLawfulOpening(place, at('2027-01-15T07:30', 'America/New_York'), window),
+				openingFor({ place, window, lawful }, at(localTime, 'America/New_York')),
 				'America/New_York',
-			),
-		).toBe('2027-01-15T08:00:00-05:00');
-		expect(
-			iso(
-				nextLawfulOpening(place, at('2027-01-15T17:00', 'America/New_York'), window),
-				'America/New_York',
-			),
-		).toBe('2027-01-18T08:00:00-05:00');
+			);
+		expect(opening('2027-01-15T07:30')).toBe('2027-01-15T08:00:00-05:00');
+		expect(opening('2027-01-15T17:00')).toBe('2027-01-18T08:00:00-05:00');
+		// Only My Window: the window alone
+		expect(opening('2027-01-15T07:30', false)).toBe('2027-01-15T07:30:00-05:00');
+		expect(opening('2027-01-15T17:00', false)).toBe('2027-01-18T07:00:00-05:00');
 	});
 
 	it('finds no opening when the window and the rule never meet, nor past the end of the holiday lists', () => {
-		const sundaysOnly: UserWindow = { days: [7], fromMinute: 9 * 60, untilMinute: 17 * 60 };
+		const sundaysOnly: CallingWindow = { days: [7], fromMinute: 9 * 60, untilMinute: 17 * 60 };
 		expect(
-			nextLawfulOpening(
-				known('+12055550123'),
+			openingFor(
+				{ place: known('+12055550123'), window: sundaysOnly, lawful: true },
 				at('2027-01-15T09:00', 'America/Chicago'),
-				sundaysOnly,
 			),
 		).toBeUndefined();
 		// Alabama's holidays are listed through 2028-12-31: the days after are not risked

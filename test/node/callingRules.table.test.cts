@@ -181,6 +181,7 @@ describe('The NANP area code table', () => {
 				known: false,
 				e164: `+1${code}5550123`,
 				reason: expect.stringContaining(`area code ${code}`),
+				refused: true,
 			});
 		},
 	);
@@ -244,9 +245,11 @@ describe('The other numbering plans', () => {
 			zones: ['Europe/Berlin'],
 			timeZoneSource: 'number',
 		});
+		// a country of one zone: the number tells it
 		expect(placeOfNumber('+4930123456')).toMatchObject({
-			known: false,
-			reason: expect.stringContaining("give the person's zone"),
+			known: true,
+			zones: ['Europe/Berlin'],
+			timeZoneSource: 'number',
 		});
 		// an unassigned +1 area code is refused even with a zone: no rule can be known for it
 		expect(placeOfNumber('+19995550123', { zone: 'America/Chicago' })).toMatchObject({

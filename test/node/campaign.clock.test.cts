@@ -31,8 +31,14 @@ describe('Run Campaign: clock changes and bounded inputs', () => {
 		sim = s;
 	});
 
+	// the night windows tested here are outside lawful hours in New York: the window alone applies
 	const campaign = (extra: INodeParameters = {}) =>
-		campaignParameters(sim, { maxLiveCalls: 2, callDays: EVERY_DAY, ...extra });
+		campaignParameters(sim, {
+			maxLiveCalls: 2,
+			callDays: EVERY_DAY,
+			callingHours: 'window',
+			...extra,
+		});
 	const run = (parameters: INodeParameters, items: IDataObject[], maxMs = 4 * DAY) =>
 		time.runUntilSettled(
 			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items }),

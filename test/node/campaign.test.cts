@@ -188,7 +188,8 @@ describe('Run Campaign', () => {
 			const people = [
 				londoner(1),
 				{ to: '12345', name: 'No Plus' },
-				{ to: '+14155550123', name: 'Zone Unknown' },
+				{ to: '+79161234567', name: 'Zone Unknown' },
+				{ to: '+19995550123', name: 'Unassigned Area Code' },
 				{ to: '+442079460299', name: 'No Hour', from: '17:00' },
 				londoner(1),
 				{ to: '+442079460298', name: 'Bad Zone', zone: 'Mars/Olympus' },
@@ -204,6 +205,7 @@ describe('Run Campaign', () => {
 				'invalid',
 				'invalid',
 				'invalid',
+				'invalid',
 				'skipped',
 				'invalid',
 				'called',
@@ -211,10 +213,15 @@ describe('Run Campaign', () => {
 			expect(items[1].json.reason).toMatch(
 				/^To Number: must be a phone number in international E\.164/,
 			);
-			expect(items[2].json.reason).toMatch(/Person Time Zone is empty .* Use a Time Zone/);
-			expect(items[3].json.reason).toMatch(/Calling Window has no hour in it/);
-			expect(items[4].json.reason).toMatch(/Listed twice: item 0 has the same number/);
-			expect(items[5].json.reason).toMatch(/^Person Time Zone: must be an IANA time zone/);
+			expect(items[2].json.reason).toMatch(
+				/Person Time Zone is empty, and the number does not tell the zone \(\+7 numbers .*Use a Time Zone/,
+			);
+			expect(items[3].json.reason).toMatch(
+				/^To Number: area code 999 of \+19995550123 is not an assigned geographic NANP area code/,
+			);
+			expect(items[4].json.reason).toMatch(/Calling Window has no hour in it/);
+			expect(items[5].json.reason).toMatch(/Listed twice: item 0 has the same number/);
+			expect(items[6].json.reason).toMatch(/^Person Time Zone: must be an IANA time zone/);
 			expect(items.map((item) => item.pairedItem)).toEqual(people.map((_, item) => ({ item })));
 			expect(
 				rang()

@@ -3,21 +3,14 @@ import { DateTime, IANAZone } from 'luxon';
 import { areaCodeOf } from './nanp';
 import { NUMBERING_PLANS } from './numberingPlans';
 import { CALLING_RULES, type CallingRule } from './rules';
+import { zoneOfNumber } from './singleZones';
 
 /**
  * Lawful calling hours for one number (docs/calling-rules.md): its place and every zone it can be
  * in, the rule of that place, whether an instant is lawful in all of those zones, and the next
- * instant that is, intersected with the user's own window. Pure: luxon and the tables only.
+ * instant that is. The user's own window is Run Campaign's (campaign/opening.ts). Pure: luxon and
+ * the tables only.
  */
-
-/** The user's window: the shape of Run Campaign's `CallingWindow` (campaign/window.ts). */
-export interface UserWindow {
-	/** ISO weekdays, 1 = Monday … 7 = Sunday. */
-	days: number[];
-	/** Minutes after local midnight: the first minute calls may start, and the first they may not. */
-	fromMinute: number;
-	untilMinute: number;
-}
 
 /** Where the zones came from: the item's field, the area code, a numbering plan, or the caller's own reading. */
 export type TimeZoneSource = 'field' | 'area_code' | 'numbering_plan' | 'number' | 'fallback';
@@ -37,6 +30,8 @@ export interface UnknownPlace {
 	e164: string;
 	/** Why, for the item: the campaign refuses the person. */
 	reason: string;
+	/** No zone the caller gives makes the number callable: its area code is not assigned. */
+	refused?: true;
 }
 
 export type Place = KnownPlace | UnknownPlace;
@@ -68,7 +63,7 @@ export function placeOfNumber(e164: string, given: GivenPlace = {}): Place {
 	if (given.zone !== undefined && !IANAZone.isValidZone(given.zone))
 		return { known: false, e164, reason: `"${given.zone}" is not an IANA time zone` };
 	const read = readNumber(e164);
-	if (read.refused) return { known: false, e164, reason: read.reason };
+	if (read.refused) return { known: false, e164, reason: read.reason, refused: true };
 	const places = given.place ? [given.place] : read.places;
 	const zoneSource = given.zoneSource ?? 'field';
 	if (read.zones && !(given.zone && zoneSource === 'field'))
@@ -81,7 +76,7 @@ export function placeOfNumber(e164: string, given: GivenPlace = {}): Place {
 interface NumberReading {
 	places: string[];
 	zones?: string[];
-	source: 'area_code' | 'numbering_plan';
+	source: 'area_code' | 'numbering_plan' | 'number';
 	/** Why the number gives no zone (or, with `refused`, why it cannot be called at all). */
 	reason: string;
 	refused?: boolean;
@@ -108,6 +103,9 @@ function readNumber(e164: string): NumberReading {
 		return { ...found, source: 'numbering_plan', reason: '' };
 	}
 	const country = COUNTRY_OF_CODE[e164.slice(1, 3)];
+	const zone = zoneOfNumber(e164);
+	if (zone)
+		return { places: country ? [country] : [], zones: [zone], source: 'number', reason: '' };
 	return {
 		places: country ? [country] : [],
 		source: 'numbering_plan',
@@ -185,16 +183,12 @@ export function hoursOn(rule: CallingRule, day: LocalDay): string {
 	return day.weekday === 6 ? rule.saturday : rule.weekdays;
 }
 
-/** The minutes open on a local day: every place's row, and the user's window. */
-function openSpans(places: string[], day: LocalDay, window?: UserWindow): [number, number][] {
+/** The minutes open on a local day: every place's row. */
+function openSpans(places: string[], day: LocalDay): [number, number][] {
 	let spans: [number, number][] = [[0, 24 * 60]];
 	for (const name of places) {
 		const rule = ruleOf(name, day.iso);
 		if (rule) spans = intersect(spans, spansOf(hoursOn(rule, day)));
-	}
-	if (window) {
-		const open = window.days.includes(day.weekday);
-		spans = intersect(spans, open ? [[window.fromMinute, window.untilMinute]] : []);
 	}
 	return spans;
 }
@@ -246,19 +240,11 @@ function wallClockInstant(zone: string, day: LocalDay, minute: number): number {
  */
 const openInstantsCache = new Map<string, [number, number][]>();
 
-function openInstants(
-	places: string[],
-	zone: string,
-	day: LocalDay,
-	window?: UserWindow,
-): [number, number][] {
-	const windowKey = window
-		? `${window.days.join('')} ${window.fromMinute}-${window.untilMinute}`
-		: '';
-	const key = `${zone} ${day.iso} ${places.join(',')} ${windowKey}`;
+function openInstants(places: string[], zone: string, day: LocalDay): [number, number][] {
+	const key = `${zone} ${day.iso} ${places.join(',')}`;
 	let spans = openInstantsCache.get(key);
 	if (!spans) {
-		spans = openSpans(places, day, window).map(([from, until]) => [
+		spans = openSpans(places, day).map(([from, until]) => [
 			wallClockInstant(zone, day, from),
 			wallClockInstant(zone, day, until),
 		]);
@@ -269,39 +255,29 @@ function openInstants(
 }
 
 /** The first instant ≥ `at` open in one zone; undefined when none within the horizon. */
-function nextOpenInZone(
-	place: KnownPlace,
-	zone: string,
-	at: number,
-	window?: UserWindow,
-): number | undefined {
+function nextOpenInZone(place: KnownPlace, zone: string, at: number): number | undefined {
 	const first = localDayOf(at, zone);
 	for (let count = 0; count <= HORIZON_DAYS; count++) {
-		for (const [opens, closes] of openInstants(place.places, zone, dayAfter(first, count), window))
+		for (const [opens, closes] of openInstants(place.places, zone, dayAfter(first, count)))
 			if (at < closes && opens < closes) return Math.max(at, opens);
 	}
 	return undefined;
 }
 
-/** Whether a call may start at `at` (epoch ms): inside the rule and the window in every zone. */
-export function isLawfulAt(place: KnownPlace, at: number, window?: UserWindow): boolean {
-	return nextLawfulOpening(place, at, window) === at;
+/** Whether a call may start at `at` (epoch ms): inside the rule in every zone. */
+export function isLawfulAt(place: KnownPlace, at: number): boolean {
+	return nextLawfulOpening(place, at) === at;
 }
 
 /**
- * The earliest instant ≥ `after` (epoch ms) at which every zone of the place is open (the rule of
- * each place, the user's window); undefined when none within two weeks (a window and a rule that
- * never meet, or holiday dates past the table's end).
+ * The earliest instant ≥ `after` (epoch ms) at which every zone of the place is open under the
+ * rule of each place; undefined when none within two weeks (holiday dates past the table's end).
  */
-export function nextLawfulOpening(
-	place: KnownPlace,
-	after: number,
-	window?: UserWindow,
-): number | undefined {
+export function nextLawfulOpening(place: KnownPlace, after: number): number | undefined {
 	const limit = after + (HORIZON_DAYS + 1) * 24 * 3_600_000;
 	let at = after;
 	while (at <= limit) {
-		const openings = place.zones.map((zone) => nextOpenInZone(place, zone, at, window));
+		const openings = place.zones.map((zone) => nextOpenInZone(place, zone, at));
 		if (openings.some((opening) => opening === undefined)) return undefined;
 		const latest = Math.max(...(openings as number[]));
 		// every zone open now: this is the instant; otherwise try again from the latest opening

@@ -529,7 +529,13 @@ export async function campaignStep(
 		...(failure ? { failure } : {}),
 	});
 	if (!run.people.length) {
-		const plan = { place: [], cancel: [], heldElsewhere: new Map(), finished: true };
+		const plan = {
+			place: [],
+			cancel: [],
+			heldElsewhere: new Map(),
+			noHours: new Set<string>(),
+			finished: true,
+		};
 		return stepOf(plan, []);
 	}
 	const lost: Sent[] = [];

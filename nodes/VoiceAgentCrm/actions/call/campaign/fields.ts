@@ -19,6 +19,28 @@ const maxLiveCallsField: INodeProperties = {
 		'Most calls of this run ringing, in progress or scheduled at once; the other people wait their turn',
 };
 
+const callingHoursField: INodeProperties = {
+	displayName: 'Calling Hours',
+	name: 'callingHours',
+	type: 'options',
+	options: [
+		{
+			name: 'Lawful for the Person (Default)',
+			value: 'lawful',
+			description:
+				"The window below, narrowed to the calling hours, Sundays and holidays of the person's state, province or country (see the package's calling rules). An aid, not legal advice.",
+		},
+		{
+			name: 'Only My Window',
+			value: 'window',
+			description: "The window below alone: the law of each person's place is yours to keep",
+		},
+	],
+	default: 'lawful',
+	description:
+		"When calls may start, in the person's time zone; each output item names the rule that applied",
+};
+
 const callDaysField: INodeProperties = {
 	displayName: 'Call On',
 	name: 'callDays',
@@ -60,7 +82,7 @@ const personZoneField: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.timezone }}',
 	description:
-		'IANA time zone of the person, e.g. Europe/Madrid, usually from a column. Empty: read from the number where its country has one time zone.',
+		'IANA time zone of the person, e.g. Europe/Madrid, usually from a column. Empty: read from the number (a US or Canadian area code, or a country with one time zone).',
 };
 
 const zoneFallbackField: INodeProperties = {
@@ -82,7 +104,7 @@ const zoneFallbackField: INodeProperties = {
 	],
 	default: 'skip',
 	description:
-		'What to do when the person has no time zone and the number does not tell it (e.g. +1 covers several zones)',
+		'What to do when the person has no time zone and the number does not tell it (e.g. a mobile number of a country with several zones)',
 };
 
 const fallbackZoneField: INodeProperties = {
@@ -149,6 +171,7 @@ const campaignOptionsField: INodeProperties = {
 
 export const CAMPAIGN_FIELDS: INodeProperties[] = [
 	maxLiveCallsField,
+	callingHoursField,
 	callDaysField,
 	callFromField,
 	callUntilField,

@@ -112,7 +112,7 @@ async function haltedStep(context: ApiContext, run: CampaignRun, halt: Halt): Pr
 		leadMs: 0,
 		refused: new Set(refusals.keys()),
 	});
-	const plan = { place: [], cancel: [], heldElsewhere, finished: true };
+	const plan = { place: [], cancel: [], heldElsewhere, noHours: new Set<string>(), finished: true };
 	return { plan, calls: after, refusals, halted: halt };
 }
 

@@ -1,5 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { callingRuleText } from '../../../shared/callingRules/lawful';
 import { byClaimOrder, type CampaignCall } from './calls';
 import type { CampaignRun, Step } from './engine';
 import type { Halt } from './halt';
@@ -37,12 +38,21 @@ function haltedReason(halt: Halt, tries: number, live: boolean): string {
 	return `Cancel Campaign halted the campaign (tag ${halt.tag}): ${how}. To call again, delete that tag (Tag → Delete) and run the list again.`;
 }
 
+/** Which calling rule applied to the person (`calling_rule`), on the day of the latest call or of this step. */
+function callingRuleOf(person: Person, step: Step): string {
+	if (!person.lawful) return 'not checked: Calling Hours is Only My Window';
+	const callTimes = step.calls.filter((call) => call.person === person.key).map((c) => c.callAt);
+	return callingRuleText(person.place, callTimes.length ? Math.max(...callTimes) : Date.now());
+}
+
 function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 	const who = {
 		to_number: person.key,
 		full_name: person.fullName,
-		time_zone: person.zone,
-		time_zone_source: person.zoneSource,
+		time_zone: person.place.zones[0],
+		time_zones: person.place.zones,
+		time_zone_source: person.place.timeZoneSource,
+		calling_rule: callingRuleOf(person, step),
 		campaign: run.campaign,
 	};
 	const heldBy = step.plan.heldElsewhere.get(person.key);
@@ -71,12 +81,21 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
 	const done = !!last && !live && !redial;
 	const halted = !done && !refusal ? step.halted : undefined;
+	const noHours = !done && !refusal && !halted && step.plan.noHours.has(person.key);
 	const unfinished = last
 		? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
 		: 'Not called yet';
 	return {
 		call_id: liveCall && step.failure ? liveCall.id : (last?.id ?? null),
-		campaign_status: refusal ? 'refused' : done ? 'called' : halted ? 'halted' : 'unfinished',
+		campaign_status: refusal
+			? 'refused'
+			: done
+				? 'called'
+				: halted
+					? 'halted'
+					: noHours
+						? 'skipped'
+						: 'unfinished',
 		result: last?.result ?? null,
 		reason: refusal
 			? `The service refused the call: ${refusal}`
@@ -84,9 +103,11 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 				? reasonOf(attempts, run)
 				: halted
 					? haltedReason(halted, attempts.length, live)
-					: step.failure
-						? `${liveCall ? `Call ${liveCall.id} is scheduled for ${new Date(liveCall.callAt).toISOString()} and will ring; ` : ''}${unfinished}. The campaign stopped following its calls: ${step.failure}`
-						: unfinished,
+					: noHours
+						? `No hour in the next two weeks in which a call may start in every zone of the person (${person.place.zones.join(', ')}): Call On, Call From and Call Until do not meet the calling rule; ${unfinished.toLowerCase()}`
+						: step.failure
+							? `${liveCall ? `Call ${liveCall.id} is scheduled for ${new Date(liveCall.callAt).toISOString()} and will ring; ` : ''}${unfinished}. The campaign stopped following its calls: ${step.failure}`
+							: unfinished,
 		tries: attempts.length,
 		attempts: attempts.map(attemptOf).reverse(),
 		...who,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { placeOfNumber, type KnownPlace } from '../../../shared/callingRules/lawful';
 import { locatorValue } from '../../../shared/locators';
 import { isTimeZone, NON_EMPTY, phoneNumber, readDefaultCountry } from '../../../shared/validation';
 import type { Person } from './plan';
 import { minuteOfDay, windowProblem, type CallingWindow } from './window';
-import { zoneOfNumber } from './zones';
 
 /**
  * The people of a campaign, one per input item, read and checked before any request. A bad row
@@ -30,27 +30,32 @@ export interface People {
 /** A row's problem: its message names the field and what is expected. */
 class RowError extends Error {}
 
-function zoneOf(context: IExecuteFunctions, itemIndex: number, key: string) {
+/**
+ * Where the person is: the places whose calling rules apply and every zone the person can be in
+ * (shared/callingRules/lawful.ts). Person Time Zone wins; then the number (a US or Canadian area
+ * code, a numbering plan, a country with one zone); then the form's fallback, if chosen.
+ */
+function placeOf(context: IExecuteFunctions, itemIndex: number, key: string): KnownPlace {
 	const given = String(context.getNodeParameter('personTimeZone', itemIndex, '') ?? '').trim();
-	if (given) {
-		if (!isTimeZone(given))
-			throw new RowError(
-				`Person Time Zone: must be an IANA time zone, like Europe/Madrid or America/New_York (got "${given}")`,
-			);
-		return { zone: given, zoneSource: 'field' as const };
-	}
-	const ofNumber = zoneOfNumber(key);
-	if (ofNumber) return { zone: ofNumber, zoneSource: 'number' as const };
+	if (given && !isTimeZone(given))
+		throw new RowError(
+			`Person Time Zone: must be an IANA time zone, like Europe/Madrid or America/New_York (got "${given}")`,
+		);
+	const read = placeOfNumber(key, given ? { zone: given, zoneSource: 'field' } : {});
+	if (read.known) return read;
+	if (read.refused) throw new RowError(`To Number: ${read.reason}, so the person was not called`);
 	if (context.getNodeParameter('zoneFallback', itemIndex, 'skip') !== 'zone')
 		throw new RowError(
-			"Person Time Zone is empty and the number's country code does not tell one time zone, so the person was not called. Give the zone (e.g. from a column), or choose If the Time Zone Is Unknown → Use a Time Zone.",
+			`Person Time Zone is empty, and the number does not tell the zone (${read.reason}). The person was not called: give the zone (e.g. from a column), or choose If the Time Zone Is Unknown → Use a Time Zone.`,
 		);
 	const fallback = String(locatorValue(context.getNodeParameter('timezone', itemIndex, '')) ?? '');
 	if (!isTimeZone(fallback.trim()))
 		throw new RowError(
 			`Time Zone: must be an IANA time zone, like Europe/Madrid (got "${fallback}")`,
 		);
-	return { zone: fallback.trim(), zoneSource: 'fallback' as const };
+	const withFallback = placeOfNumber(key, { zone: fallback.trim(), zoneSource: 'fallback' });
+	if (!withFallback.known) throw new RowError(`To Number: ${withFallback.reason}`);
+	return withFallback;
 }
 
 /** Call On as ISO weekdays: a list of 1 (Monday) … 7 (Sunday), as the field gives them, or an expression does. */
@@ -93,8 +98,9 @@ function personOf(context: IExecuteFunctions, itemIndex: number): Person {
 		itemIndex,
 		key: number.data,
 		fullName: name.data,
-		...zoneOf(context, itemIndex, number.data),
+		place: placeOf(context, itemIndex, number.data),
 		window: windowOf(context, itemIndex),
+		lawful: context.getNodeParameter('callingHours', itemIndex, 'lawful') !== 'window',
 	};
 }
 

@@ -1,5 +1,5 @@
 import { byClaimOrder, type CallResult, type CampaignCall } from './calls';
-import { nextOpening, type CallingWindow } from './window';
+import { openingFor, type CallingHours } from './opening';
 
 /**
  * The campaign's next step, decided from the calls the service lists and nothing else, so that
@@ -7,15 +7,12 @@ import { nextOpening, type CallingWindow } from './window';
  * same decision (docs/decisions.md, "Campaigns"). Pure: the tests drive it on any clock.
  */
 
-/** One person of the campaign, read and checked (campaign/people.ts). */
-export interface Person {
+/** One person of the campaign, read and checked (campaign/people.ts), and when the person may be called. */
+export interface Person extends CallingHours {
 	itemIndex: number;
 	/** The number called, E.164: who the person is for the campaign's memory. */
 	key: string;
 	fullName: string;
-	zone: string;
-	zoneSource: 'field' | 'number' | 'fallback';
-	window: CallingWindow;
 }
 
 export interface CampaignRules {
@@ -52,6 +49,8 @@ export interface Plan {
 	cancel: CampaignCall[];
 	/** People another campaign of the workflow called first, with that campaign's first call. */
 	heldElsewhere: Map<string, CampaignCall>;
+	/** People due a call with no hour to start it in the next two weeks (window and rules never meet). */
+	noHours: Set<string>;
 	/** Nothing live and nothing left to place (refused people aside). */
 	finished: boolean;
 }
@@ -104,14 +103,16 @@ export function planCampaign(view: CampaignView): Plan {
 	const byPerson = groupBy(kept, (call) => call.person);
 	const busyLanes = new Set(kept.filter((call) => call.stage === 'live').map((call) => call.lane));
 	const due: Placement[] = [];
+	const noHours = new Set<string>();
 	for (const person of view.people) {
 		if (heldElsewhere.has(person.key) || view.refused.has(person.key)) continue;
 		const next = nextAttempt(byPerson.get(person.key) ?? [], view);
 		if (!next) continue;
 		// the API schedules to the second: a start never rounded earlier than its due time
 		const earliest = Math.ceil(Math.max(next.dueAt, view.now + view.leadMs) / 1000) * 1000;
-		const callAt = nextOpening(earliest, person.zone, person.window);
-		due.push({ person, attempt: next.attempt, lane: -1, callAt });
+		const callAt = openingFor(person, earliest);
+		if (callAt === undefined) noHours.add(person.key);
+		else due.push({ person, attempt: next.attempt, lane: -1, callAt });
 	}
 	due.sort((a, b) => a.callAt - b.callAt || a.person.itemIndex - b.person.itemIndex);
 	const freeLanes = [...Array(view.rules.maxLive).keys()].filter((lane) => !busyLanes.has(lane));
@@ -119,5 +120,5 @@ export function planCampaign(view: CampaignView): Plan {
 		.slice(0, freeLanes.length)
 		.map((placement, at) => ({ ...placement, lane: freeLanes[at] }));
 	const finished = busyLanes.size === 0 && due.length === 0;
-	return { place, cancel, heldElsewhere, finished };
+	return { place, cancel, heldElsewhere, noHours, finished };
 }
