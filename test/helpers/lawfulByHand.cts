@@ -89,4 +89,3 @@ export function lawfulByHand(expected: Expected, ms: number): boolean {
 	const hour = local.hour + local.minute / 60;
 	return hour >= day[0] && hour < day[1];
 }
-
