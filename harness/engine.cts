@@ -77,6 +77,8 @@ export interface RunStart {
 }
 
 export interface WorkflowJson {
+	/** The workflow's ID as n8n would give it ('wf-test' when not set): a copy of a workflow has another. */
+	id?: string;
 	name?: string;
 	nodes: INode[];
 	connections: IConnections;
@@ -150,7 +152,7 @@ async function execute(
 ): Promise<IRun> {
 	const nodeTypes = new TestNodeTypes(extraTypes);
 	const workflow = new Workflow({
-		id: 'wf-test',
+		id: json.id ?? 'wf-test',
 		name: json.name ?? 'test',
 		nodes: json.nodes,
 		connections: json.connections,
@@ -160,7 +162,7 @@ async function execute(
 	});
 	const hooks = lifecycleHooks(mode, executionId, {
 		...json,
-		id: 'wf-test',
+		id: json.id ?? 'wf-test',
 		name: json.name ?? 'test',
 	});
 	const runExecutionData = createRunExecutionData({

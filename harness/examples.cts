@@ -9,6 +9,7 @@ import {
 	runWorkflow,
 	runWorkflowFromPoll,
 	type CredentialData,
+	type RunStart,
 	type WorkflowJson,
 } from './engine.cts';
 import { TRIGGER_NODE } from './nodeTypes.cts';
@@ -80,8 +81,9 @@ export function triggerOf(workflow: WorkflowJson): INode | undefined {
 export async function runExample(
 	workflow: WorkflowJson,
 	credentials: CredentialData,
+	start: RunStart = {},
 ): Promise<IRun> {
-	return await runWorkflow(workflow, credentials, exampleStandIns());
+	return await runWorkflow(workflow, credentials, exampleStandIns(), start);
 }
 
 /** The example's trigger in an active workflow: its parameters, polled through n8n-core's PollContext. */

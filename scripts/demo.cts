@@ -243,8 +243,9 @@ async function sendFile(sim: Simulator, credentials: CredentialData): Promise<vo
 }
 
 /**
- * The campaign example on fake time: a campaign waits 20 s before each call, 15 s between looks and
- * a minute before a redial, so its own simulator and n8n's timers move forward together instead.
+ * The campaign example on fake time: a campaign waits 20 s before each call, 15 s between looks, a
+ * minute before a redial and, at night, for each person's lawful hours, so its own simulator and
+ * n8n's timers move forward together instead.
  */
 async function callCampaign(): Promise<void> {
 	const example = 'call-campaign-then-follow-up.json';
@@ -253,10 +254,12 @@ async function callCampaign(): Promise<void> {
 	const sim = await startSimulator({ apiKey: secret });
 	try {
 		planCalls(sim).next({ result: 'no_answer' }).next({ result: 'busy' });
+		// a person outside the lawful hours of their place waits for them: up to a weekend and a holiday
 		const drive = {
 			onStep: () => sim.clock.runDue(),
 			nextDueAt: nextDueAfterQuiet(sim),
 			stepMs: 60_000,
+			maxMs: 4 * 86_400_000,
 		};
 		const credentials = { apiKey: sim.apiKey, baseUrl: sim.baseUrl };
 		const run = await time.runUntilSettled(runExample(loadExample(example), credentials), drive);

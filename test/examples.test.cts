@@ -216,14 +216,40 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 						calls_made: 7,
 					}),
 				]);
-				// run again: the same list is the same campaign, and nobody is called twice
-				const again = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), drive);
-				expect(outputOf(again, 'Call Campaign').map((person) => person.call_id)).toEqual(
+				const rang = () => [...sim.org.calls.values()].filter((call) => call.phase !== 'canceled');
+				// run again: the same list is the same campaign, nobody is called twice, and every item
+				// says it was answered by the earlier run, so no follow-up task is made twice
+				const again = await time.runUntilSettled(
+					runExample(workflow, credentialsOf(sim), { executionId: 'exec-2' }),
+					drive,
+				);
+				const rerun = outputOf(again, 'Call Campaign');
+				expect(rerun.map((person) => person.call_id)).toEqual(
 					people.map((person) => person.call_id),
 				);
-				expect(
-					[...sim.org.calls.values()].filter((call) => call.phase !== 'canceled'),
-				).toHaveLength(7);
+				expect(rerun.map((person) => person.from_earlier_run)).toEqual(people.map(() => true));
+				expect(outputOf(again, 'Task to Follow Up')).toEqual([]);
+				expect(rang()).toHaveLength(7);
+				// a copy of the workflow (another workflow ID) over the same people: nobody called again
+				const copy = await time.runUntilSettled(
+					runExample({ ...workflow, id: 'wf-copy' }, credentialsOf(sim), {
+						executionId: 'exec-3',
+					}),
+					drive,
+				);
+				expect(outputOf(copy, 'Call Campaign').map((person) => person.skipped_for)).toEqual([
+					'called_by_another_campaign',
+					'called_by_another_campaign',
+					'called_by_another_campaign',
+					'called_by_another_campaign',
+					'called_by_another_campaign',
+					null,
+				]);
+				expect(String(outputOf(copy, 'Call Campaign')[0].reason)).toMatch(
+					/^Already called by another workflow \(wf-test\) at .* \(execution exec-1\)/,
+				);
+				expect(outputOf(copy, 'Task to Follow Up')).toHaveLength(1);
+				expect(rang()).toHaveLength(7);
 			});
 		} finally {
 			time.uninstall();

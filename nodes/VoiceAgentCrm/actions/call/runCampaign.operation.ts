@@ -12,6 +12,7 @@ import { waitForCampaign } from './campaign/byWebhook';
 import { stepUnlessHalted } from './campaign/halt';
 import { CAMPAIGN_FIELDS, DEFAULT_REMEMBER_DAYS } from './campaign/fields';
 import { campaignItems } from './campaign/outcome';
+import { campaignGuardsOf, screenCampaign } from './campaign/screen';
 import { startRun } from './campaign/start';
 import { untilStopped } from './campaign/stop';
 import { resumeUrlOf } from './placement/waitByWebhook';
@@ -73,8 +74,9 @@ export const runCampaign: Operation = {
 		let run;
 		try {
 			run = startRun(this, items.length, webhookUrl);
+			await screenCampaign(this, run, campaignGuardsOf(this));
 		} catch (error) {
-			// the run's settings are every item's: with Continue On Fail each item answers their error
+			// the run's settings and checks are every item's: with Continue On Fail each item answers their error
 			const results = new ItemResults(this, items.length);
 			for (const itemIndex of items.keys()) results.fail(itemIndex, error);
 			return results.items();

@@ -14,7 +14,14 @@ import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { Halt } from './halt';
 import type { RowProblem } from './people';
 import { campaignRulesTrace } from './progress';
-import { planCampaign, type CampaignRules, type Person, type Placement, type Plan } from './plan';
+import {
+	planCampaign,
+	type CallMadeAt,
+	type CampaignRules,
+	type Person,
+	type Placement,
+	type Plan,
+} from './plan';
 import { scheduleOf } from './window';
 
 /**
@@ -59,6 +66,8 @@ export interface CampaignRun {
 	fromNumber: string;
 	/** The user's Additional Data and Metadata, as the API takes them. */
 	extras: IDataObject;
+	/** Remember Calls Of: whose campaign calls count, every workflow's (the default) or this one's. */
+	rememberCallsOf: 'organization' | 'workflow';
 	/** The execution's resume URL when the run waits by webhook. */
 	webhookUrl?: string;
 	people: Person[];
@@ -73,6 +82,8 @@ export interface CampaignRun {
 	earlier: CampaignCall[];
 	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
 	refusals?: Record<string, string>;
+	/** With Max Calls per Person: each person's calls of the period when the run started (campaign/screen.ts). */
+	callsInPeriod?: Record<string, CallMadeAt[]>;
 	/** The campaign's calls that are scheduled or live, as the last look and this run's placements know them. */
 	live?: CampaignCall[];
 }
@@ -92,10 +103,14 @@ async function readCampaignCalls(
 	since: number,
 ): Promise<CampaignCall[]> {
 	const numbers = new Set(run.people.map((person) => person.key));
+	const ofWorkflow = run.rememberCallsOf === 'workflow';
+	// every workflow's campaigns may use any agent: then the organization's calls are read
+	const query = ofWorkflow ? { agent_id: run.agentId } : {};
 	const found: CampaignCall[] = [];
-	await scanCalls(context, { query: { agent_id: run.agentId }, itemIndex: 0, since }, (record) => {
+	await scanCalls(context, { query, itemIndex: 0, since }, (record) => {
 		const call = campaignCallOf(record);
-		if (call && call.workflowId === run.workflowId && numbers.has(call.person)) found.push(call);
+		if (!call || !numbers.has(call.person)) return false;
+		if (!ofWorkflow || call.workflowId === run.workflowId) found.push(call);
 		return false;
 	});
 	return found;
@@ -406,6 +421,7 @@ function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
 		now: Date.now(),
 		leadMs: CLAIM_LEAD_MS,
 		refused: new Set(Object.keys(run.refusals ?? {})),
+		callsInPeriod: run.callsInPeriod,
 	});
 }
 

@@ -1,8 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { MAX_COUNT_PAGES } from '../../../shared/callsPerPerson';
 import { CALL_RESULT_OPTIONS } from '../../../shared/callVocabulary';
 import { timeZoneLocator } from '../../../shared/locators';
 import { additionalDataField, metadataField } from '../fields';
+import { doNotCallField, maxCallsPerPersonField } from '../placement/guards';
 import { freeTheWorkerField } from '../placement/waitFields';
 
 /** Run Campaign's own fields (the agent, numbers and name are those of Place AI Call). */
@@ -153,9 +155,18 @@ const campaignOptionsField: INodeProperties = {
 	default: {},
 	options: [
 		additionalDataField,
+		{
+			...doNotCallField,
+			description:
+				"The do-not-call lists the campaign honours: a person on one is not called, and the item says so (skipped_for: do_not_call). Without this option the organization's list is honoured.",
+		},
 		freeTheWorkerField(
 			"Whether the execution waits like n8n's Wait node between calls and goes on from the calls' webhooks; n8n must be reachable from the service",
 		),
+		{
+			...maxCallsPerPersonField,
+			description: `Calls at most to one person in the period, counting every call the organization made to the number (any workflow or agent): a call over the cap waits until the period allows it. Costs one call listing request per 1,000 calls of the period, at most ${MAX_COUNT_PAGES}, per run.`,
+		},
 		metadataField,
 		{
 			displayName: 'Remember Calls For (Days)',
@@ -164,7 +175,27 @@ const campaignOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 30 },
 			default: DEFAULT_REMEMBER_DAYS,
 			description:
-				"People this workflow's campaigns called in this many days are skipped by another list; the same list run again goes on with its campaign",
+				'People a campaign called in this many days are skipped by another list (see Remember Calls Of); the same list run again goes on with its campaign',
+		},
+		{
+			displayName: 'Remember Calls Of',
+			name: 'rememberCallsOf',
+			type: 'options',
+			options: [
+				{
+					name: 'Every Workflow',
+					value: 'organization',
+					description:
+						"Every campaign of the organization's workflows: a copy of this workflow calls nobody again",
+				},
+				{
+					name: 'This Workflow',
+					value: 'workflow',
+					description: "This workflow's campaigns only: another workflow's calls do not count",
+				},
+			],
+			default: 'organization',
+			description: 'Whose campaign calls make a person already called',
 		},
 	],
 };

@@ -60,8 +60,10 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 		return {
 			call_id: heldBy.id,
 			campaign_status: 'skipped',
+			skipped_for: 'called_by_another_campaign',
+			from_earlier_run: heldBy.executionId !== run.executionId,
 			result: null,
-			reason: `Already called by this workflow at ${new Date(heldBy.createdAt).toISOString()} from another list (execution ${heldBy.executionId}), within Remember Calls For`,
+			reason: `Already called by ${heldBy.workflowId === run.workflowId ? 'this workflow' : `another workflow (${heldBy.workflowId})`} at ${new Date(heldBy.createdAt).toISOString()} from another list (execution ${heldBy.executionId}), within Remember Calls For`,
 			placed_by_execution: heldBy.executionId,
 			tries: 0,
 			attempts: [],
@@ -96,6 +98,8 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 					: noHours
 						? 'skipped'
 						: 'unfinished',
+		skipped_for: noHours ? 'no_calling_hours' : null,
+		from_earlier_run: done && attempts.every((call) => call.executionId !== run.executionId),
 		result: last?.result ?? null,
 		reason: refusal
 			? `The service refused the call: ${refusal}`
@@ -117,6 +121,10 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 /** The campaign's answer, one item per input item. */
 export function campaignItems(run: CampaignRun, step: Step): INodeExecutionData[] {
 	const slots: INodeExecutionData[] = [];
+	// the same valid numbers are the same campaign: its rows not called were answered by that run too
+	const ranBefore = step.calls.some(
+		(call) => call.campaign === run.campaign && call.executionId !== run.executionId,
+	);
 	for (const person of run.people)
 		slots[person.itemIndex] = {
 			json: personItem(person, run, step),
@@ -127,6 +135,8 @@ export function campaignItems(run: CampaignRun, step: Step): INodeExecutionData[
 			json: {
 				call_id: null,
 				campaign_status: problem.status,
+				skipped_for: problem.skippedFor ?? null,
+				from_earlier_run: ranBefore,
 				result: null,
 				reason: problem.reason,
 				tries: 0,

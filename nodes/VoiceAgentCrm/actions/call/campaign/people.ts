@@ -13,10 +13,18 @@ import { minuteOfDay, windowProblem, type CallingWindow } from './window';
  * and the reason (campaign/outcome.ts).
  */
 
+/** Why a person is skipped, as the item's `skipped_for` says it (and Get Campaign counts it). */
+export type SkipReason =
+	| 'listed_twice'
+	| 'called_by_another_campaign'
+	| 'do_not_call'
+	| 'no_calling_hours';
+
 /** A row that is not called, and why. */
 export interface RowProblem {
 	itemIndex: number;
 	status: 'invalid' | 'skipped';
+	skippedFor?: SkipReason;
 	reason: string;
 	toNumber: string;
 	fullName: string;
@@ -119,6 +127,7 @@ export function readPeople(context: IExecuteFunctions, count: number): People {
 				problems.push({
 					...row,
 					status: 'skipped',
+					skippedFor: 'listed_twice',
 					reason: `Listed twice: item ${first} has the same number, and the person is called once`,
 				});
 				continue;

@@ -21,6 +21,14 @@ export interface CampaignRules {
 	redialAfterMs: number;
 	/** Calls to one person at most, the first one included. */
 	maxTries: number;
+	/** Max Calls per Person: at most `calls` to a person in any `periodMs`, every workflow's counted. */
+	cap?: { calls: number; periodMs: number };
+}
+
+/** A call of the organization to a person, by any workflow: its ID and when it was created. */
+export interface CallMadeAt {
+	id: string;
+	at: number;
 }
 
 export interface CampaignView {
@@ -34,6 +42,8 @@ export interface CampaignView {
 	leadMs: number;
 	/** People whose placement the service refused in this step: not placed again in it. */
 	refused: ReadonlySet<string>;
+	/** With Max Calls per Person: each person's calls of the period read when the run started. */
+	callsInPeriod?: Record<string, CallMadeAt[]>;
 }
 
 export interface Placement {
@@ -89,13 +99,32 @@ function settleClaims(view: CampaignView) {
 }
 
 /** When the person's next call is due, or undefined when the person is done or has a live call. */
-function nextAttempt(calls: CampaignCall[], view: CampaignView) {
+function nextAttempt(person: string, calls: CampaignCall[], view: CampaignView) {
 	if (calls.some((call) => call.stage === 'live')) return undefined;
 	const last = calls.at(-1);
-	if (!last) return { attempt: 1, dueAt: view.now };
+	if (!last) return { attempt: 1, dueAt: withinCap(view, person, calls, view.now) };
 	const { redialOn, redialAfterMs, maxTries } = view.rules;
 	if (!redialOn.includes(last.result!) || calls.length >= maxTries) return undefined;
-	return { attempt: calls.length + 1, dueAt: last.endedAt! + redialAfterMs };
+	return {
+		attempt: calls.length + 1,
+		dueAt: withinCap(view, person, calls, last.endedAt! + redialAfterMs),
+	};
+}
+
+/**
+ * The due time moved, if need be, until the person's calls of the period (the organization's, read
+ * at the start, and the campaign's own) are fewer than Max Calls per Person: the cap-th newest
+ * call's time plus the period.
+ */
+function withinCap(view: CampaignView, person: string, own: CampaignCall[], dueAt: number): number {
+	const cap = view.rules.cap;
+	if (!cap) return dueAt;
+	const times = new Map<string, number>();
+	for (const call of view.callsInPeriod?.[person] ?? []) times.set(call.id, call.at);
+	// the campaign's own calls count from when they ring, which is what the cap is about
+	for (const call of own) if (call.stage !== 'canceled') times.set(call.id, call.callAt);
+	const newest = [...times.values()].sort((a, b) => b - a);
+	return newest.length < cap.calls ? dueAt : Math.max(dueAt, newest[cap.calls - 1] + cap.periodMs);
 }
 
 export function planCampaign(view: CampaignView): Plan {
@@ -106,7 +135,7 @@ export function planCampaign(view: CampaignView): Plan {
 	const noHours = new Set<string>();
 	for (const person of view.people) {
 		if (heldElsewhere.has(person.key) || view.refused.has(person.key)) continue;
-		const next = nextAttempt(byPerson.get(person.key) ?? [], view);
+		const next = nextAttempt(person.key, byPerson.get(person.key) ?? [], view);
 		if (!next) continue;
 		// the API schedules to the second: a start never rounded earlier than its due time
 		const earliest = Math.ceil(Math.max(next.dueAt, view.now + view.leadMs) / 1000) * 1000;

@@ -78,6 +78,10 @@ export function startRun(
 		fromNumber: settings.fromNumber,
 		extras: placementBody(settings),
 		webhookUrl,
+		rememberCallsOf:
+			context.getNodeParameter('campaignOptions.rememberCallsOf', 0, 'organization') === 'workflow'
+				? 'workflow'
+				: 'organization',
 		people,
 		problems,
 		rules: {

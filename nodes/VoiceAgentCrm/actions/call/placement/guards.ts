@@ -23,15 +23,20 @@ import { failItem } from '../../../shared/validation';
 
 /**
  * The checks a Place operation makes before it dials (docs/calls.md, "Do not call and calls per
- * person"): the do-not-call lists skip a number, Max Calls per Person fails it. Run Campaign can
- * screen its people with the same `screenPlacements`.
+ * person"): the do-not-call lists skip a number, Max Calls per Person fails it. Run Campaign reads
+ * the same options and lists (campaign/screen.ts).
  */
 
 // ---------------------------------------------------------------------------------------------
 // The options, in the Place operations' Additional Fields
 
-const DO_NOT_CALL = 'Additional Fields → Do Not Call';
-const MAX_CALLS = 'Additional Fields → Max Calls per Person';
+/** The collection of options that holds the checks, and how an error names it. */
+export interface GuardOptions {
+	name: string;
+	label: string;
+}
+
+const ADDITIONAL_FIELDS: GuardOptions = { name: 'additionalFields', label: 'Additional Fields' };
 
 export const doNotCallField: INodeProperties = {
 	displayName: 'Do Not Call',
@@ -138,15 +143,18 @@ function positive(value: unknown): number | undefined {
 }
 
 /**
- * The item's checks from its Additional Fields, or its error naming the field. A given list needs
+ * The item's checks from its Additional Fields (or the collection given), or its error naming the field. A given list needs
  * its scrub date, no more than 31 days before the call (`callAt`, epoch ms; now when undefined).
  */
 export function guardsOf(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	callAt: number | undefined,
+	collection: GuardOptions = ADDITIONAL_FIELDS,
 ): Guards {
-	const options = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const DO_NOT_CALL = `${collection.label} → Do Not Call`;
+	const MAX_CALLS = `${collection.label} → Max Calls per Person`;
+	const options = context.getNodeParameter(collection.name, itemIndex, {}) as IDataObject;
 	const lists = (options.doNotCall as { lists?: IDataObject } | undefined)?.lists ?? {};
 	const capValues = (options.maxCallsPerPerson as { cap?: IDataObject } | undefined)?.cap;
 	const problems: string[] = [];

@@ -1,0 +1,99 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { callsOfPeriod, MAX_COUNT_PAGES } from '../../../shared/callsPerPerson';
+import { marksOfNumbers } from '../../../shared/doNotCall';
+import { guardsOf, type Guards } from '../placement/guards';
+import type { CampaignRun } from './engine';
+import type { Person } from './plan';
+import type { RowProblem } from './people';
+
+/**
+ * Run Campaign's checks before any placement (docs/campaigns.md, "Do not call and calls per
+ * person"), with the Place operations' options and reads (placement/guards.ts): a person on a
+ * do-not-call list is skipped on their item; with Max Calls per Person, every call the
+ * organization made to the person in the period (any workflow, any agent) counts, and the
+ * campaign's calls wait until the cap allows them (campaign/plan.ts).
+ */
+
+const OPTIONS = { name: 'campaignOptions', label: 'Options' };
+
+/** The run's checks, read from the first item as every campaign option is; an error names the field. */
+export function campaignGuardsOf(context: IExecuteFunctions): Guards {
+	return guardsOf(context, 0, undefined, OPTIONS);
+}
+
+function skipped(person: Person, reason: string): RowProblem {
+	return {
+		itemIndex: person.itemIndex,
+		status: 'skipped',
+		skippedFor: 'do_not_call',
+		reason,
+		toNumber: person.key,
+		fullName: person.fullName,
+	};
+}
+
+/** The people on a do-not-call list, out of the run and answered as skipped. */
+async function withoutSuppressed(context: IExecuteFunctions, run: CampaignRun, guards: Guards) {
+	const numbers = run.people.map((person) => person.key);
+	const marks = guards.organizationList
+		? await marksOfNumbers(context, numbers, run.people[0].itemIndex)
+		: new Map();
+	const kept: Person[] = [];
+	for (const person of run.people) {
+		const mark = marks.get(person.key);
+		if (mark)
+			run.problems.push(
+				skipped(
+					person,
+					`On the organization's do-not-call list (contact ${mark.contactId}, marked on ${mark.markedOn}): not called`,
+				),
+			);
+		else if (guards.given?.numbers.has(person.key))
+			run.problems.push(
+				skipped(
+					person,
+					`On Options → Do Not Call → Numbers Not to Call (scrubbed on ${guards.given.scrubbedOn.toISODate()}): not called`,
+				),
+			);
+		else kept.push(person);
+	}
+	run.people = kept;
+}
+
+/** The calls of the cap's period to the run's people, for the plan to count (campaign/plan.ts). */
+async function countCalls(context: IExecuteFunctions, run: CampaignRun, guards: Guards) {
+	const cap = guards.cap!;
+	const periodMs = cap.hours * 3_600_000;
+	const period = await callsOfPeriod(context, Date.now() - periodMs, run.people[0].itemIndex);
+	if (!period.complete)
+		throw new NodeOperationError(
+			context.getNode(),
+			`The calls of the last ${cap.hours} hours could not all be read, so Max Calls per Person could not be checked and no call was placed`,
+			{
+				description: `The organization placed more than ${MAX_COUNT_PAGES * 1000} calls in the period, more than the node reads to count them. Shorten the period.`,
+			},
+		);
+	run.rules.cap = { calls: cap.calls, periodMs };
+	run.callsInPeriod = {};
+	for (const person of run.people) {
+		const made = period.byNumber.get(person.key);
+		if (made)
+			run.callsInPeriod[person.key] = made.map((call) => ({
+				id: call.call_id,
+				at: Date.parse(call.created_at),
+			}));
+	}
+}
+
+/** The run's people screened: one read of each list and of the period's calls, before any placement. */
+export async function screenCampaign(
+	context: IExecuteFunctions,
+	run: CampaignRun,
+	guards: Guards,
+): Promise<void> {
+	if (!run.people.length) return;
+	await withoutSuppressed(context, run, guards);
+	if (guards.cap && run.people.length) await countCalls(context, run, guards);
+}
