@@ -113,6 +113,21 @@ describe('Run Campaign: do not call and Max Calls per Person', () => {
 			expect(
 				byList(/^On Options → Do Not Call → Numbers Not to Call \(scrubbed on 2026-11-20\)/),
 			).toHaveLength(count / 20);
+			// Get Campaign counts the skips by reason, from what the calls carry
+			const progress = await run(
+				{
+					resource: 'call',
+					operation: 'getCampaign',
+					agentId: parameters.agentId,
+					campaign: '={{ $json.campaign }}',
+				},
+				[{ campaign: answers[0].campaign }],
+			);
+			expect(progress.items[0].json).toMatchObject({
+				people: share * 0.85,
+				skipped: share * 0.15,
+				skipped_by_reason: { do_not_call: share * 0.15, listed_twice: 0 },
+			});
 		},
 	);
 

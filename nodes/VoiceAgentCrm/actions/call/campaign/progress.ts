@@ -5,6 +5,7 @@ import type { ApiContext } from '../../../transport/request';
 import { scanCalls, traceOf } from '../placement/trace';
 import { byClaimOrder, campaignCallOf, type CallResult, type CampaignCall } from './calls';
 import type { CampaignRun } from './engine';
+import type { SkipReason } from './people';
 
 /**
  * A campaign read from the call list alone, by its key or by its workflow and node (Get Campaign,
@@ -17,6 +18,8 @@ export interface RulesTrace {
 	/** People listed and called for (checked, each number once). */
 	people: number;
 	skipped: number;
+	/** The skipped rows by reason, as known when the run started (do not call, listed twice). */
+	skippedFor?: Partial<Record<SkipReason, number>>;
 	invalid: number;
 	maxLive: number;
 	redialOn: CallResult[];
@@ -24,10 +27,18 @@ export interface RulesTrace {
 	maxTries: number;
 }
 
+function skipCounts(run: CampaignRun): Partial<Record<SkipReason, number>> {
+	const counts: Partial<Record<SkipReason, number>> = {};
+	for (const { skippedFor } of run.problems)
+		if (skippedFor) counts[skippedFor] = (counts[skippedFor] ?? 0) + 1;
+	return counts;
+}
+
 export function campaignRulesTrace(run: CampaignRun): string {
 	const trace: RulesTrace = {
 		people: run.people.length,
 		skipped: run.problems.filter((problem) => problem.status === 'skipped').length,
+		skippedFor: skipCounts(run),
 		invalid: run.problems.filter((problem) => problem.status === 'invalid').length,
 		maxLive: run.rules.maxLive,
 		redialOn: run.rules.redialOn,
@@ -157,6 +168,7 @@ export function progressOf(read: CampaignRead): IDataObject {
 		ringing_or_in_progress: inProgress,
 		not_yet_called: neverCalledOf(read),
 		skipped: rules?.skipped ?? null,
+		skipped_by_reason: rules ? { do_not_call: 0, listed_twice: 0, ...rules.skippedFor } : null,
 		invalid: rules?.invalid ?? null,
 		max_live_calls: rules?.maxLive ?? null,
 		live_calls: scheduled.length + inProgress,
