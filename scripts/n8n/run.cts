@@ -6,7 +6,8 @@
  * 2. The package built and packed (`npm pack`), the tarball installed as a community package into an
  *    isolated n8n user folder, the way n8n's own installer does it.
  * 3. The simulator started in this process (its clock is moved from here), a credential pointing at it
- *    imported, every `examples/*.json` imported unchanged and run with `n8n execute`, its output checked.
+ *    imported, every `examples/*.json` imported unchanged and run with `n8n execute`, its output checked;
+ *    then a workflow that loops back into Place AI Call stops at Max Calls per Person (loop.cts).
  * 4. `n8n start` with a Voice Agent CRM Trigger workflow published: calls finish in the simulator,
  *    exactly one execution item per finished call (read through n8n's REST API); then the Voice Agent
  *    CRM Instant Trigger (instantTrigger.cts): call events in seconds, each call once, agents' webhook
@@ -34,6 +35,7 @@ import { ensureChromium, runBrowserTest } from './browser.cts';
 import { prepareCampaignRestart, runCampaignAcrossRestarts } from './campaignRestart.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
+import { runLoopAtTheCap } from './loop.cts';
 import { runStopTest } from './stop.cts';
 import {
 	buildAndPack,
@@ -128,6 +130,7 @@ async function main(): Promise<void> {
 			process.env.TEST_N8N_SKIP_EXAMPLES === '1'
 				? { live: [] }
 				: await timed('examples', () => runExamples(n8n, sim, examples, workDir));
+		await timed('runaway loop at the cap', () => runLoopAtTheCap(n8n, sim, workDir));
 
 		const triggerTest = process.env.TEST_N8N_SKIP_TRIGGER !== '1';
 		if (!triggerTest)
