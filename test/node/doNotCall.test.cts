@@ -339,6 +339,37 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		expect(items[2].json.description).toMatch(/item 0 of this run/);
 	});
 
+	it('Only in Lawful Calling Hours refuses, before dialling, a call that would start outside the hours of its place, and names the rule and the next lawful time', async () => {
+		const florida = '+13055550101'; // Fla. Stat. § 501.616: 08:00 to 20:00
+		const { items } = await run(
+			phoneCall(sim, {
+				toNumber: '={{ $json.to }}',
+				additionalFields: {
+					lawfulHoursOnly: true,
+					doNotCall: { lists: { organizationList: false } },
+					schedule: { at: { dateTime: '={{ $json.when }}', timezone: 'America/New_York' } },
+				},
+			}),
+			{
+				items: [
+					{ to: florida, when: '2027-01-15T21:00:00' },
+					{ to: florida, when: '2027-01-15T10:00:00' },
+					{ to: '+19995550123', when: '2027-01-15T10:00:00' },
+				],
+				continueOnFail: true,
+			},
+		);
+
+		expect(items[0].json.error).toBe(
+			`Item 0: a call to ${florida} at 2027-01-16T02:00:00.000Z is outside the lawful calling hours of its place (US-FL 08:00-20:00, source Fla. Stat. § 501.616(6)(a) (Florida Telephone Solicitation Act, 2021 amendment)), so no call was placed; the next lawful time: 2027-01-16T13:00:00.000Z`,
+		);
+		expect(items[1].json.call_id).toEqual(expect.any(String));
+		expect(items[2].json.error).toMatch(
+			/^Item 2: area code 999 of \+19995550123 is not an assigned/,
+		);
+		expect(placedTo(PHONE_CALLS)).toEqual([florida]);
+	});
+
 	it('1,000 people of whom 100 are marked, over 5 executions at once: no marked number is called', async () => {
 		const contacts = insertContacts(sim, sim.org, 1000);
 		const marked = new Set(contacts.filter((_, at) => at % 10 === 3).map((c) => c.phone_number));

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PHONE_INPUT_HINT } from '../../shared/fields';
 import { callLocator, locatorValue, timeZoneLocator } from '../../shared/locators';
 import { HTTP_URL, IANA_ZONE, NON_EMPTY, numberWithin } from '../../shared/validation';
-import { doNotCallField, maxCallsPerPersonField } from './placement/guards';
+import { doNotCallField, lawfulHoursField, maxCallsPerPersonField } from './placement/guards';
 import { TRACE_PREFIX } from './placement/trace';
 
 /**
@@ -181,6 +181,7 @@ export const phoneCallOptions = placementOptions([
 	},
 	maxCallsPerPersonField,
 	metadataField,
+	lawfulHoursField,
 	scheduleField(''),
 	webhookUrlField,
 ]);
@@ -191,6 +192,7 @@ export const contactCallOptions = placementOptions([
 	doNotCallField,
 	maxCallsPerPersonField,
 	metadataField,
+	lawfulHoursField,
 	scheduleField(
 		' Calls to a contact have no delay option: schedule them for a later time instead.',
 	),

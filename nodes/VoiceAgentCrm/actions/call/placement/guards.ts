@@ -3,6 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
+	callingRuleText,
+	isLawfulAt,
+	nextLawfulOpening,
+	placeOfNumber,
+} from '../../../shared/callingRules/lawful';
+import {
 	callsOfPeriod,
 	MAX_COUNT_PAGES,
 	type CallMade,
@@ -113,6 +119,15 @@ export const maxCallsPerPersonField: INodeProperties = {
 	],
 };
 
+export const lawfulHoursField: INodeProperties = {
+	displayName: 'Only in Lawful Calling Hours',
+	name: 'lawfulHoursOnly',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether to refuse, before dialling, a call that would start outside the calling hours of the person's place (its state, province or country, read from the number; see the package's calling rules). An aid, not legal advice.",
+};
+
 // ---------------------------------------------------------------------------------------------
 // An item's checks, read before any request
 
@@ -125,6 +140,8 @@ export interface Guards {
 	organizationList: boolean;
 	given?: GivenList;
 	cap?: Cap;
+	/** Only in Lawful Calling Hours: when the call would start (epoch ms). */
+	lawfulAt?: number;
 }
 
 /** The day a date field names, in the workflow's zone. */
@@ -187,6 +204,7 @@ export function guardsOf(
 			);
 		if (calls && hours) guards.cap = { calls, hours };
 	}
+	if (options.lawfulHoursOnly === true) guards.lawfulAt = callAt ?? Date.now();
 	if (problems.length) failItem(context, itemIndex, problems);
 	return guards;
 }
@@ -258,6 +276,17 @@ function notCounted(context: IExecuteFunctions, item: ScreenedItem): NodeOperati
 	);
 }
 
+/** Why a call to `number` may not start at `at` under the calling rules; undefined when it may. */
+function outsideLawfulHours(number: string, at: number): string | undefined {
+	const place = placeOfNumber(number);
+	if (!place.known)
+		return `${place.reason}, so its calling hours cannot be checked and no call was placed`;
+	if (isLawfulAt(place, at)) return undefined;
+	const next = nextLawfulOpening(place, at);
+	const when = next === undefined ? 'none in the next two weeks' : new Date(next).toISOString();
+	return `a call to ${number} at ${new Date(at).toISOString()} is outside the lawful calling hours of its place (${callingRuleText(place, at)}), so no call was placed; the next lawful time: ${when}`;
+}
+
 /** The number each item calls (E.164); for a call to a contact, read from the contact list. */
 async function numbersOf(
 	context: IExecuteFunctions,
@@ -299,7 +328,8 @@ export async function screenPlacements(
 ): Promise<Map<number, IDataObject>> {
 	const skipped = new Map<number, IDataObject>();
 	const guarded = items.filter(
-		({ guards }) => guards.organizationList || guards.given || guards.cap,
+		({ guards }) =>
+			guards.organizationList || guards.given || guards.cap || guards.lawfulAt !== undefined,
 	);
 	if (!guarded.length) return skipped;
 	const { numbers, contacts } = await numbersOf(context, guarded, results);
@@ -352,6 +382,20 @@ export async function screenPlacements(
 			const { scrubbedOn } = item.guards.given;
 			skipped.set(item.itemIndex, skippedItem(item, number, { list: 'given', scrubbedOn }));
 			continue;
+		}
+		if (item.guards.lawfulAt !== undefined) {
+			const outside = outsideLawfulHours(number, item.guards.lawfulAt);
+			if (outside) {
+				results.fail(
+					item.itemIndex,
+					new NodeOperationError(context.getNode(), `Item ${item.itemIndex}: ${outside}`, {
+						itemIndex: item.itemIndex,
+						description:
+							'Only in Lawful Calling Hours is on: schedule the call for a lawful time (Additional Fields → Schedule), or turn the option off if the law of the place allows the call.',
+					}),
+				);
+				continue;
+			}
 		}
 		const inRun = placedByRun.get(number) ?? [];
 		if (item.guards.cap) {
