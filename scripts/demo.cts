@@ -84,6 +84,30 @@ async function placeCallAndWait(sim: Simulator, credentials: CredentialData): Pr
 	return call;
 }
 
+async function optOut(sim: Simulator, credentials: CredentialData): Promise<void> {
+	const example = 'opt-out-said-on-a-call.json';
+	print(`7. An opt-out said on a call, honoured at once (examples/${example})`);
+	planCalls(sim).next(SHORT_CALL);
+	const run = await runExample(loadExample(example), credentials);
+	succeeded(run, example);
+	const [marked] = outputOf(run, 'Mark Do Not Call');
+	check(
+		marked?.do_not_call,
+		`${example}: expected the contact marked, got ${JSON.stringify(marked)}`,
+	);
+	print(
+		`   ${String(marked.full_name)} asked not to be called again: on the do-not-call list since ${String(marked.do_not_call)}`,
+	);
+	const again = await runExample(loadExample(example), credentials);
+	succeeded(again, example);
+	const [skipped] = outputOf(again, 'Call Lucas and Wait for the Analysis');
+	check(
+		skipped?.status === 'skipped',
+		`${example}: running it again must skip the person, got ${JSON.stringify(skipped)}`,
+	);
+	print(`   Run again: ${String(skipped.status)} (${String(skipped.reason)}), no call placed`);
+}
+
 async function syncCrmRows(sim: Simulator, credentials: CredentialData): Promise<void> {
 	const example = 'sync-crm-rows-to-events.json';
 	print(`2. 250 CRM rows synced as events (examples/${example})`);
@@ -322,6 +346,8 @@ async function main(): Promise<void> {
 		await syncCrmContacts(sim, credentials);
 		print();
 		await callCampaign();
+		print();
+		await optOut(sim, credentials);
 		print();
 		print(`Demo OK (${seconds(Date.now() - started)})`);
 	} finally {

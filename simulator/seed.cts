@@ -172,6 +172,11 @@ export function seedOrganization(org: Organization, clock: SimClock, fixedIds = 
 			boosted_keywords: [],
 			post_call_analysis_data: [
 				{ name: 'interested', type: 'boolean', description: 'Whether the person is interested' },
+				{
+					name: 'wants_no_more_calls',
+					type: 'boolean',
+					description: 'Whether the person asked not to be called again',
+				},
 			],
 			tools: null,
 			max_call_duration_ms: 600_000,

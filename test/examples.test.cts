@@ -162,6 +162,37 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 		}
 	},
 
+	'opt-out-said-on-a-call.json': async (workflow) => {
+		const time = installFakeTime();
+		try {
+			await withSimulator(async (sim) => {
+				const run = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), {
+					onStep: () => sim.clock.runDue(),
+				});
+				expect(runFailure(run)).toBeUndefined();
+				const [call] = outputOf(run, 'Call Lucas and Wait for the Analysis');
+				expect((call.call_analysis as IDataObject).wants_no_more_calls).toBe(true);
+				// marked within the same execution: the contact carries the mark
+				const [marked] = outputOf(run, 'Mark Do Not Call');
+				expect(marked).toMatchObject({ id: MAIN_ORG_IDS.contacts.lucasPereira });
+				const lucas = sim.org.contacts.get(MAIN_ORG_IDS.contacts.lucasPereira)!;
+				expect(lucas.additional_data).toContainEqual(
+					expect.objectContaining({ field: 'do_not_call' }),
+				);
+				// and the next run of the same workflow does not call him again
+				const again = await time.runUntilSettled(runExample(workflow, credentialsOf(sim)), {
+					onStep: () => sim.clock.runDue(),
+				});
+				expect(outputOf(again, 'Call Lucas and Wait for the Analysis')).toEqual([
+					expect.objectContaining({ status: 'skipped', reason: 'do_not_call' }),
+				]);
+				expect(sim.requestsTo('POST', '/v1/calls/single-contact-call')).toHaveLength(1);
+			});
+		} finally {
+			time.uninstall();
+		}
+	},
+
 	'call-campaign-then-follow-up.json': async (workflow) => {
 		// a campaign waits minutes between calls: on fake time, jumping to the simulator's next step,
 		// from a Monday on which every person's place is within its lawful hours

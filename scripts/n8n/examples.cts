@@ -65,6 +65,17 @@ const EXPECTATIONS: Record<string, (run: ExampleRun) => void> = {
 			() => JSON.stringify(call).slice(0, 500),
 		);
 	},
+	'opt-out-said-on-a-call.json': ({ items, sim }) => {
+		const [call] = (items['Call Lucas and Wait for the Analysis'] ?? []).map((i) => i.json);
+		const lucas = [...sim.org.contacts.values()].find((c) => c.full_name === 'Lucas Pereira');
+		const mark = lucas?.additional_data.find((entry) => entry.field === 'do_not_call');
+		check(
+			(call?.call_analysis as Record<string, unknown> | undefined)?.wants_no_more_calls === true &&
+				!!mark,
+			`opt-out-said-on-a-call.json: the call's analysis said no more calls, and the contact was marked do not call in the same execution (${String(mark?.value)})`,
+			() => JSON.stringify({ call, lucas }).slice(0, 800),
+		);
+	},
 	'sync-crm-rows-to-events.json': ({ items, lastNode, sim }) => {
 		const out = (items[lastNode] ?? []).map((i) => i.json);
 		const events = out.filter((j) => !('summary' in j));
