@@ -57,7 +57,7 @@ export interface Plan {
 	place: Placement[];
 	/** This campaign's scheduled calls that lost a claim: canceled before they ring. */
 	cancel: CampaignCall[];
-	/** People another campaign of the workflow called first, with that campaign's first call. */
+	/** People another campaign (Remember Calls Of: any workflow, or this one) called first, with its first call. */
 	heldElsewhere: Map<string, CampaignCall>;
 	/** People due a call with no hour to start it in the next two weeks (window and rules never meet). */
 	noHours: Set<string>;
