@@ -201,6 +201,8 @@ export interface ActionWorkflowOptions {
 	typeVersion?: number;
 	/** The node's own Retry On Fail: its tries (n8n takes 2 to 5) and the wait between them. */
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	/** The workflow's ID ('wf-test' when not set; a waiting execution's workflow is 'wf-waiting'). */
+	workflowId?: string;
 }
 
 /** Manual Trigger → (Test Items) → Voice Agent CRM. */
@@ -244,7 +246,7 @@ export function actionWorkflow(options: ActionWorkflowOptions): WorkflowJson {
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	});
 	connections[previous] = { main: [[{ node: ACTION_NODE_NAME, type: 'main', index: 0 }]] };
-	return { nodes, connections };
+	return { ...(options.workflowId ? { id: options.workflowId } : {}), nodes, connections };
 }
 
 export interface RunNodeOptions extends ActionWorkflowOptions, RunStart {

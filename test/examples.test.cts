@@ -277,7 +277,7 @@ const SCENARIOS: Record<string, (workflow: WorkflowJson) => Promise<void>> = {
 					null,
 				]);
 				expect(String(outputOf(copy, 'Call Campaign')[0].reason)).toMatch(
-					/^Already called by another workflow \(wf-test\) at .* \(execution exec-1\)/,
+					/^Already called by a campaign of another workflow \(wf-test\) at .* \(execution exec-1\)/,
 				);
 				expect(outputOf(copy, 'Task to Follow Up')).toHaveLength(1);
 				expect(rang()).toHaveLength(7);

@@ -63,7 +63,7 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 			skipped_for: 'called_by_another_campaign',
 			from_earlier_run: heldBy.executionId !== run.executionId,
 			result: null,
-			reason: `Already called by ${heldBy.workflowId === run.workflowId ? 'this workflow' : `another workflow (${heldBy.workflowId})`} at ${new Date(heldBy.createdAt).toISOString()} from another list (execution ${heldBy.executionId}), within Remember Calls For`,
+			reason: `Already called by ${heldBy.workflowId === run.workflowId ? 'this workflow from another list' : `a campaign of another workflow (${heldBy.workflowId})`} at ${new Date(heldBy.createdAt).toISOString()} (execution ${heldBy.executionId}), within Remember Calls For`,
 			placed_by_execution: heldBy.executionId,
 			tries: 0,
 			attempts: [],

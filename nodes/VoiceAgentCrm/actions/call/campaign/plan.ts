@@ -74,6 +74,19 @@ function groupBy(calls: CampaignCall[], key: (call: CampaignCall) => string) {
 }
 
 /**
+ * Whether the run's settings forbid a scheduled call an earlier run placed: its lane is past Max
+ * Live Calls, or its start is outside the person's calling hours as this run reads them. Canceled
+ * before it rings, the person is placed anew within the settings (the settings of the latest run
+ * win over its leftovers).
+ */
+function forbiddenNow(view: CampaignView, people: Map<string, Person>, call: CampaignCall) {
+	if (!call.scheduled) return false;
+	if (call.lane >= view.rules.maxLive) return true;
+	const person = people.get(call.person);
+	return !!person && openingFor(person, call.callAt) !== call.callAt;
+}
+
+/**
  * The claims (docs/decisions.md): a person belongs to the campaign whose first call to them came
  * first; within a campaign one call per person and attempt, and one live call per lane. The
  * later of two claims loses; a loser still scheduled is canceled, one that rang already stays a
@@ -93,6 +106,8 @@ function settleClaims(view: CampaignView) {
 	const ownLive = own.filter((call) => call.stage === 'live' && !losers.has(call));
 	for (const calls of groupBy(ownLive, (call) => String(call.lane)).values())
 		calls.slice(1).forEach((call) => losers.add(call));
+	const people = new Map(view.people.map((person) => [person.key, person]));
+	for (const call of ownLive) if (forbiddenNow(view, people, call)) losers.add(call);
 	const cancel = [...losers].filter((call) => call.scheduled);
 	const kept = own.filter((call) => !cancel.includes(call));
 	return { heldElsewhere, cancel, kept };
