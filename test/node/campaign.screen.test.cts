@@ -150,6 +150,52 @@ describe('Run Campaign: do not call and Max Calls per Person', () => {
 		expect(sim.requests).toHaveLength(0);
 	});
 
+	it('a person marked while the campaign runs: the daily read of the list cancels their scheduled redial, and the item says so', async () => {
+		planCalls(sim).byDefault({ result: 'no_answer' });
+		const [ann, bob] = people(2);
+		const parameters = campaign({
+			callFrom: '00:00',
+			callUntil: '24:00',
+			redialOn: ['no_answer'],
+			redialAfterMinutes: 36 * 60,
+			maxTries: 3,
+		});
+		const annsCalls = () => [...sim.org.calls.values()].filter((call) => call.to === ann.to);
+		let markedAt: number | undefined;
+
+		const { items, error } = await time.runUntilSettled(
+			run(
+				parameters,
+				[ann, bob].map(({ to, name }) => ({ to, name })),
+			),
+			{
+				onStep: () => {
+					sim.clock.runDue();
+					// Ann says "stop calling me" on her first call: marked once it ends
+					if (markedAt === undefined && annsCalls()[0]?.finished) {
+						mark(ann.contact);
+						markedAt = Date.now();
+					}
+				},
+				nextDueAt: nextDueAfterQuiet(sim),
+				stepMs: 60_000,
+				maxMs: 6 * DAY,
+			},
+		);
+
+		expect(error).toBeUndefined();
+		expect(markedAt).toBeDefined();
+		// her redial, scheduled 36 hours after the first call, was canceled before it rang
+		expect(annsCalls().map((call) => call.phase)).toEqual(['no_answer', 'canceled']);
+		expect(rang().filter((call) => call.to === bob.to)).toHaveLength(3);
+		expect(items[0].json).toMatchObject({
+			campaign_status: 'skipped',
+			skipped_for: 'do_not_call',
+			reason: expect.stringMatching(/^Marked do not call while the campaign ran/),
+		});
+		expect(items[1].json).toMatchObject({ campaign_status: 'called', tries: 3 });
+	});
+
 	it('Max Calls per Person counts the calls other workflows made: a redial waits until the period allows it', async () => {
 		planCalls(sim).byDefault({ result: 'no_answer' });
 		const [ann, bob] = people(2);

@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { cancelSignalOf } from '../../../transport/request';
 import type { CampaignRun, Step } from './engine';
 import { stepUnlessHalted } from './halt';
+import { honourNewMarks, marksDueIn } from './screen';
 import { sleepFor } from './sleep';
 import { untilStopped } from './stop';
 
@@ -31,7 +32,10 @@ async function stepsUntilFinished(
 	let step = await stepUnlessHalted(context, run);
 	seen(step);
 	while (!step.plan.finished) {
-		await sleepFor(nextLookIn(run, step, Date.now()), stop);
+		// a scheduled call waits no longer than the next read of the do-not-call list, which may cancel it
+		const now = Date.now();
+		await sleepFor(Math.max(0, Math.min(nextLookIn(run, step, now), marksDueIn(run, now))), stop);
+		await honourNewMarks(context, run);
 		step = await stepUnlessHalted(context, run, step);
 		seen(step);
 	}

@@ -82,6 +82,10 @@ export interface CampaignRun {
 	earlier: CampaignCall[];
 	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
 	refusals?: Record<string, string>;
+	/** When the organization's do-not-call list was last read; undefined when it is not honoured. */
+	marksReadAt?: number;
+	/** People marked do not call since the run started: their scheduled calls are canceled. */
+	suppressed?: string[];
 	/** With Max Calls per Person: each person's calls of the period when the run started (campaign/screen.ts). */
 	callsInPeriod?: Record<string, CallMadeAt[]>;
 	/** The campaign's calls that are scheduled or live, as the last look and this run's placements know them. */
@@ -102,7 +106,8 @@ async function readCampaignCalls(
 	run: CampaignRun,
 	since: number,
 ): Promise<CampaignCall[]> {
-	const numbers = new Set(run.people.map((person) => person.key));
+	// the people marked since the start too: their scheduled calls are still to cancel
+	const numbers = new Set([...run.people.map((person) => person.key), ...(run.suppressed ?? [])]);
 	const ofWorkflow = run.rememberCallsOf === 'workflow';
 	// every workflow's campaigns may use any agent: then the organization's calls are read
 	const query = ofWorkflow ? { agent_id: run.agentId } : {};
@@ -422,6 +427,7 @@ function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
 		leadMs: CLAIM_LEAD_MS,
 		refused: new Set(Object.keys(run.refusals ?? {})),
 		callsInPeriod: run.callsInPeriod,
+		suppressed: new Set(run.suppressed),
 	});
 }
 

@@ -44,6 +44,8 @@ export interface CampaignView {
 	refused: ReadonlySet<string>;
 	/** With Max Calls per Person: each person's calls of the period read when the run started. */
 	callsInPeriod?: Record<string, CallMadeAt[]>;
+	/** People marked do not call since the run started: their scheduled calls are canceled. */
+	suppressed?: ReadonlySet<string>;
 }
 
 export interface Placement {
@@ -75,13 +77,14 @@ function groupBy(calls: CampaignCall[], key: (call: CampaignCall) => string) {
 
 /**
  * Whether the run's settings forbid a scheduled call an earlier run placed: its lane is past Max
- * Live Calls, or its start is outside the person's calling hours as this run reads them. Canceled
+ * Live Calls, its person was marked do not call since, or its start is outside the person's
+ * calling hours as this run reads them. Canceled
  * before it rings, the person is placed anew within the settings (the settings of the latest run
  * win over its leftovers).
  */
 function forbiddenNow(view: CampaignView, people: Map<string, Person>, call: CampaignCall) {
 	if (!call.scheduled) return false;
-	if (call.lane >= view.rules.maxLive) return true;
+	if (call.lane >= view.rules.maxLive || view.suppressed?.has(call.person)) return true;
 	const person = people.get(call.person);
 	return !!person && openingFor(person, call.callAt) !== call.callAt;
 }

@@ -40,6 +40,7 @@ async function withoutSuppressed(context: IExecuteFunctions, run: CampaignRun, g
 	const marks = guards.organizationList
 		? await marksOfNumbers(context, numbers, run.people[0].itemIndex)
 		: new Map();
+	if (guards.organizationList) run.marksReadAt = Date.now();
 	const kept: Person[] = [];
 	for (const person of run.people) {
 		const mark = marks.get(person.key);
@@ -96,4 +97,40 @@ export async function screenCampaign(
 	if (!run.people.length) return;
 	await withoutSuppressed(context, run, guards);
 	if (guards.cap && run.people.length) await countCalls(context, run, guards);
+}
+
+/** How often a campaign that holds its worker reads the organization's list again. */
+const MARKS_READ_EVERY_MS = 24 * 3_600_000;
+
+/** Time until the list is due to be read again (≤ 0: due); Infinity when it is not honoured. */
+export function marksDueIn(run: CampaignRun, now: number): number {
+	return run.marksReadAt === undefined ? Infinity : run.marksReadAt + MARKS_READ_EVERY_MS - now;
+}
+
+/**
+ * People marked do not call while the campaign runs, read again once a day (an opt-out must be
+ * honoured within 10 business days): out of the run, answered as skipped, and their scheduled
+ * calls canceled by the next step (campaign/plan.ts).
+ */
+export async function honourNewMarks(context: IExecuteFunctions, run: CampaignRun): Promise<void> {
+	if (marksDueIn(run, Date.now()) > 0 || !run.people.length) return;
+	run.marksReadAt = Date.now();
+	const marks = await marksOfNumbers(
+		context,
+		run.people.map((person) => person.key),
+		run.people[0].itemIndex,
+	);
+	if (!marks.size) return;
+	run.suppressed = [...(run.suppressed ?? []), ...marks.keys()];
+	for (const person of run.people) {
+		const mark = marks.get(person.key);
+		if (mark)
+			run.problems.push(
+				skipped(
+					person,
+					`Marked do not call while the campaign ran (contact ${mark.contactId}, marked on ${mark.markedOn}): no call after the mark was read`,
+				),
+			);
+	}
+	run.people = run.people.filter((person) => !marks.has(person.key));
 }
