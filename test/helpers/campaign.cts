@@ -1,7 +1,11 @@
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import { firstAgent, listed } from './placement.cts';
+
+const DAY = 86_400_000;
 
 /** Every day of the week, as Call On takes it (1 is Monday). */
 export const EVERY_DAY = [1, 2, 3, 4, 5, 6, 7];
@@ -31,3 +35,36 @@ export const campaignParameters = (
 	maxTries: 3,
 	...extra,
 });
+
+/**
+ * A campaign on fake time: `drive` moves the fake clock and the simulator's together (to the
+ * simulator's next step or the node's next timer, a minute at most) until the work settles;
+ * `run` is Run Campaign (or any node of the package) through n8n's engine, driven so.
+ */
+export function onFakeTime(time: FakeTime, sim: Simulator) {
+	const drive = <T,>(
+		work: Promise<T>,
+		{ maxMs = 4 * DAY, onStep }: { maxMs?: number; onStep?: () => void } = {},
+	) =>
+		time.runUntilSettled(work, {
+			onStep: () => {
+				sim.clock.runDue();
+				onStep?.();
+			},
+			nextDueAt: nextDueAfterQuiet(sim),
+			stepMs: 60_000,
+			maxMs,
+		});
+	const start = (
+		parameters: INodeParameters,
+		items: IDataObject[],
+		extra: Partial<RunNodeOptions> = {},
+	) =>
+		runNode({
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters,
+			items,
+			...extra,
+		});
+	return { drive, start };
+}

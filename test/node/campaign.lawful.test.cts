@@ -1,10 +1,9 @@
 import { DateTime } from 'luxon';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
-import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
-import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
+import { campaignParameters, EVERY_DAY, onFakeTime } from '../helpers/campaign.cts';
 import { HAND_READING, lawfulByHand } from '../helpers/lawfulByHand.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 
@@ -34,16 +33,10 @@ describe('Run Campaign: lawful calling hours by the person’s place', () => {
 			maxLiveCalls: 6,
 			...extra,
 		});
-	const run = (parameters: INodeParameters, items: IDataObject[]) =>
-		time.runUntilSettled(
-			runNode({ credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl }, parameters, items }),
-			{
-				onStep: () => sim.clock.runDue(),
-				nextDueAt: nextDueAfterQuiet(sim),
-				stepMs: 60_000,
-				maxMs: 8 * DAY,
-			},
-		);
+	const run = (parameters: INodeParameters, items: IDataObject[]) => {
+		const { drive, start } = onFakeTime(time, sim);
+		return drive(start(parameters, items), { maxMs: 8 * DAY });
+	};
 	const rangTo = (to: string): Call[] =>
 		[...sim.org.calls.values()].filter((call) => call.phase !== 'canceled' && call.to === to);
 	const local = (at: number, zone: string) => DateTime.fromMillis(at, { zone });

@@ -1,11 +1,10 @@
 import { DateTime } from 'luxon';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
-import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
-import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
+import { campaignParameters, EVERY_DAY, onFakeTime } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 
 /**
@@ -31,12 +30,7 @@ describe('Run Campaign: a re-run with other settings', () => {
 	const campaign = (extra: INodeParameters = {}) =>
 		campaignParameters(sim, { callDays: EVERY_DAY, redialOn: [], ...extra });
 	const drive = <T,>(work: Promise<T>) =>
-		time.runUntilSettled(work, {
-			onStep: () => sim.clock.runDue(),
-			nextDueAt: nextDueAfterQuiet(sim),
-			stepMs: 60_000,
-			maxMs: 3 * 24 * HOUR,
-		});
+		onFakeTime(time, sim).drive(work, { maxMs: 3 * 24 * HOUR });
 	const calls = (): Call[] => [...sim.org.calls.values()];
 	const london = (at: number) => DateTime.fromMillis(at, { zone: 'Europe/London' });
 
@@ -64,14 +58,12 @@ describe('Run Campaign: a re-run with other settings', () => {
 
 			// the same list again, from 13:00 and two at a time
 			const { items, error } = await drive(
-				runNode({
-					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-					parameters: campaign({ maxLiveCalls: 2, callFrom: '13:00', callUntil: '17:00' }),
-					items: londoners,
+				onFakeTime(time, sim).start(
+					campaign({ maxLiveCalls: 2, callFrom: '13:00', callUntil: '17:00' }),
+					londoners,
 					// the same workflow as the waiting execution's: the same list is the same campaign
-					workflowId: 'wf-waiting',
-					executionId: 'exec-2',
-				}),
+					{ workflowId: 'wf-waiting', executionId: 'exec-2' },
+				),
 			);
 
 			expect(error).toBeUndefined();

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { runNode } from '../../harness/engine.cts';
-import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
 import {
 	addContact,
 	insertCall,
@@ -10,7 +9,7 @@ import {
 	type Contact,
 	type Simulator,
 } from '../../simulator/index.cts';
-import { campaignParameters, EVERY_DAY } from '../helpers/campaign.cts';
+import { campaignParameters, EVERY_DAY, onFakeTime } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 
 /**
@@ -40,19 +39,8 @@ describe('Run Campaign: do not call and Max Calls per Person', () => {
 			...extra,
 		});
 	const run = (parameters: INodeParameters, items: IDataObject[], executionId = 'exec-1') =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters,
-			items,
-			executionId,
-		});
-	const drive = <T,>(work: Promise<T>) =>
-		time.runUntilSettled(work, {
-			onStep: () => sim.clock.runDue(),
-			nextDueAt: nextDueAfterQuiet(sim),
-			stepMs: 60_000,
-			maxMs: 4 * DAY,
-		});
+		onFakeTime(time, sim).start(parameters, items, { executionId });
+	const drive = <T,>(work: Promise<T>) => onFakeTime(time, sim).drive(work);
 	const rang = (): Call[] =>
 		[...sim.org.calls.values()].filter((call) => call.phase !== 'canceled');
 	const mark = (contact: Contact) =>
@@ -163,23 +151,19 @@ describe('Run Campaign: do not call and Max Calls per Person', () => {
 		const annsCalls = () => [...sim.org.calls.values()].filter((call) => call.to === ann.to);
 		let markedAt: number | undefined;
 
-		const { items, error } = await time.runUntilSettled(
+		const { items, error } = await onFakeTime(time, sim).drive(
 			run(
 				parameters,
 				[ann, bob].map(({ to, name }) => ({ to, name })),
 			),
 			{
-				onStep: () => {
-					sim.clock.runDue();
-					// Ann says "stop calling me" on her first call: marked once it ends
-					if (markedAt === undefined && annsCalls()[0]?.finished) {
-						mark(ann.contact);
-						markedAt = Date.now();
-					}
-				},
-				nextDueAt: nextDueAfterQuiet(sim),
-				stepMs: 60_000,
 				maxMs: 6 * DAY,
+				// Ann says "stop calling me" on her first call: marked once it ends
+				onStep: () => {
+					if (markedAt !== undefined || !annsCalls()[0]?.finished) return;
+					mark(ann.contact);
+					markedAt = Date.now();
+				},
 			},
 		);
 
