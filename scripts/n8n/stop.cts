@@ -11,10 +11,13 @@
  * - Event → Send from a file (Read/Write Files from Disk → Send), stopped mid-file: the custom data
  *   names the row to start again at; a second workflow with Start at Row set to it sends the rest,
  *   and no row is stored twice.
+ * - Run Campaign, stopped while its calls wait for their window: they are canceled before they ring.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+
+import { DateTime } from 'luxon';
 
 import { N8N_FILES } from '../../harness/examples.cts';
 import { purchases } from '../../harness/purchases.cts';
@@ -41,6 +44,7 @@ interface SavedExecution {
 export async function runStopTest(n8n: N8nInstance, sim: Simulator): Promise<void> {
 	await stopTagCreate(n8n, sim);
 	await stopFileMidway(n8n, sim);
+	await stopCampaign(n8n, sim);
 }
 
 async function stopTagCreate(n8n: N8nInstance, sim: Simulator): Promise<void> {
@@ -127,6 +131,65 @@ async function stopFileMidway(n8n: N8nInstance, sim: Simulator): Promise<void> {
 			stored() === FILE_ROWS,
 		`Stop test, file: run again with Start at Row ${row}, the rest is stored and the 100 rows sent with no answer are answered duplicate (${FILE_ROWS} stored in all, none twice)`,
 		() => `${rerun.status} ${JSON.stringify(summary)} stored ${stored()}`,
+	);
+}
+
+/**
+ * Run Campaign stopped while its calls wait for their window (two hours ahead): every call it
+ * scheduled is canceled before it rings, and the custom data says so.
+ */
+async function stopCampaign(n8n: N8nInstance, sim: Simulator): Promise<void> {
+	const numbers = [1, 2, 3, 4].map((n) => `+4420794607${String(n).padStart(2, '0')}`);
+	const opens = DateTime.now().setZone('Europe/London').plus({ hours: 2 }).hour;
+	const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
+	const id = await createWorkflow(n8n, 'Stop test: Run Campaign', [
+		{
+			parameters: {
+				mode: 'raw',
+				jsonOutput: JSON.stringify({
+					people: numbers.map((to, n) => ({ to, name: `Stop Person ${n}` })),
+				}),
+				options: {},
+			},
+			id: randomUUID(),
+			name: 'People',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+		},
+		{
+			parameters: { fieldToSplitOut: 'people', options: {} },
+			id: randomUUID(),
+			name: 'One Item per Person',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [330, 0],
+		},
+		actionNode({
+			resource: 'call',
+			operation: 'runCampaign',
+			agentId: { __rl: true, mode: 'id', value: [...sim.org.agents.keys()][0] },
+			fromNumber: { __rl: true, mode: 'number', value: '+14155550100' },
+			toNumber: '={{ $json.to }}',
+			fullName: '={{ $json.name }}',
+			maxLiveCalls: 2,
+			callDays: [1, 2, 3, 4, 5, 6, 7],
+			callFrom: hour(opens),
+			callUntil: opens === 23 ? '24:00' : hour(opens + 1),
+			redialOn: [],
+		}),
+	]);
+	const saved = await runAndStop(n8n, sim, id, 'POST', '/v1/calls/single-phone-call', 2);
+	const placed = [...sim.org.calls.values()].filter((call) => numbers.includes(call.to));
+	check(
+		placed.length === 2 && placed.every((call) => call.phase === 'canceled'),
+		`Stop test, Run Campaign: the 2 calls it scheduled were canceled before they rang (${placed.map((call) => call.phase).join(', ')})`,
+	);
+	const note = saved.customData?.[STOPPED_NOTE_KEY] ?? '';
+	check(
+		/^Run Campaign \w+ was stopped: (2 calls canceled before ringing|canceling)/.test(note),
+		`Stop test, Run Campaign: n8n saved the stopped execution with the custom data ${STOPPED_NOTE_KEY} saying what was canceled`,
+		() => note,
 	);
 }
 

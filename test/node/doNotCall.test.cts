@@ -392,20 +392,26 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		expect(sim.requestsTo('GET', '/v1/contacts')).toHaveLength(5 * 2);
 	});
 
-	it('Place AI Call to Contact over 200 contacts of whom 20 are marked: no marked contact is called', async () => {
-		const contacts = insertContacts(sim, sim.org, 200);
+	it('Place AI Call to Contact over 1,000 contacts of whom 100 are marked, over 5 executions at once: no marked contact is called', async () => {
+		const contacts = insertContacts(sim, sim.org, 1000);
 		const marked = new Set(contacts.filter((_, at) => at % 10 === 7).map((c) => c.id));
 		for (const contact of contacts) if (marked.has(contact.id)) flag(contact);
 		const parameters = contactCall(sim, {
 			contactId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
 		});
+		const slices = [0, 1, 2, 3, 4].map((at) =>
+			contacts.slice(at * 200, at * 200 + 200).map(({ id }) => ({ id })),
+		);
 
-		const { items, error } = await run(parameters, { items: contacts.map(({ id }) => ({ id })) });
+		const runs = await Promise.all(
+			slices.map((items, at) => run(parameters, { items, executionId: `exec-${at}` })),
+		);
 
-		expect(error).toBeUndefined();
+		expect(runs.map((r) => r.error)).toEqual(runs.map(() => undefined));
 		const called = placedTo(CONTACT_CALLS);
-		expect(called).toHaveLength(180);
+		expect(called).toHaveLength(900);
 		expect(called.filter((id) => marked.has(id))).toEqual([]);
-		expect(items.filter((item) => item.json.status === 'skipped')).toHaveLength(20);
+		const skipped = runs.flatMap((r) => r.items).filter((item) => item.json.status === 'skipped');
+		expect(new Set(skipped.map((item) => item.json.contact_id))).toEqual(marked);
 	});
 });
