@@ -180,10 +180,16 @@ async function stopCampaign(n8n: N8nInstance, sim: Simulator): Promise<void> {
 		}),
 	]);
 	const saved = await runAndStop(n8n, sim, id, 'POST', '/v1/calls/single-phone-call', 2);
-	const placed = [...sim.org.calls.values()].filter((call) => numbers.includes(call.to));
+	const placed = () => [...sim.org.calls.values()].filter((call) => numbers.includes(call.to));
+	// the node cancels after the Stop, and n8n may save the execution before it is done
+	const deadline = Date.now() + 30_000;
+	while (placed().some((call) => call.phase !== 'canceled') && Date.now() < deadline)
+		await sleep(250);
 	check(
-		placed.length === 2 && placed.every((call) => call.phase === 'canceled'),
-		`Stop test, Run Campaign: the 2 calls it scheduled were canceled before they rang (${placed.map((call) => call.phase).join(', ')})`,
+		placed().length === 2 && placed().every((call) => call.phase === 'canceled'),
+		`Stop test, Run Campaign: the 2 calls it scheduled were canceled before they rang (${placed()
+			.map((call) => call.phase)
+			.join(', ')})`,
 	);
 	const note = saved.customData?.[STOPPED_NOTE_KEY] ?? '';
 	check(
