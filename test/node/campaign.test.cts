@@ -1,10 +1,10 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { peakLive } from '../../harness/callLog.cts';
-import { runNode, type RunNodeOptions } from '../../harness/engine.cts';
+import type { RunNodeOptions } from '../../harness/engine.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
-import { nextDueAfterQuiet, type FakeTime } from '../../harness/fakeTime.cts';
-import { campaignParameters } from '../helpers/campaign.cts';
+import type { FakeTime } from '../../harness/fakeTime.cts';
+import { campaignParameters, onFakeTime } from '../helpers/campaign.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
 import { isInsideWindow } from '../../nodes/VoiceAgentCrm/actions/call/campaign/window';
@@ -29,24 +29,12 @@ describe('Run Campaign', () => {
 
 	const campaign = (extra: INodeParameters = {}) => campaignParameters(sim, extra);
 	/** Runs on fake time, driven together: it jumps to the simulator's next step or the node's next timer. */
-	const drive = <T,>(work: Promise<T>): Promise<T> =>
-		time.runUntilSettled(work, {
-			onStep: () => sim.clock.runDue(),
-			nextDueAt: nextDueAfterQuiet(sim),
-			stepMs: 60_000,
-			maxMs: 4 * 24 * HOUR,
-		});
+	const drive = <T,>(work: Promise<T>): Promise<T> => onFakeTime(time, sim).drive(work);
 	const start = (
 		parameters: INodeParameters,
 		items: IDataObject[],
 		extra: Partial<RunNodeOptions> = {},
-	) =>
-		runNode({
-			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-			parameters,
-			items,
-			...extra,
-		});
+	) => onFakeTime(time, sim).start(parameters, items, extra);
 	const run = (
 		parameters: INodeParameters,
 		items: IDataObject[],

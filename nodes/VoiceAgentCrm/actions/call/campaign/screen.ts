@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { callsOfPeriod, MAX_COUNT_PAGES } from '../../../shared/callsPerPerson';
-import { marksOfNumbers } from '../../../shared/doNotCall';
+import { marksOfNumbers, type Mark } from '../../../shared/doNotCall';
 import { guardsOf, type Guards } from '../placement/guards';
 import type { CampaignRun } from './engine';
 import type { Person } from './plan';
@@ -34,33 +34,35 @@ function skipped(person: Person, reason: string): RowProblem {
 	};
 }
 
-/** The people on a do-not-call list, out of the run and answered as skipped. */
-async function withoutSuppressed(context: IExecuteFunctions, run: CampaignRun, guards: Guards) {
+/** The organization's marks of the run's people, read now (the list's read time kept). */
+async function readMarks(context: IExecuteFunctions, run: CampaignRun) {
+	run.marksReadAt = Date.now();
 	const numbers = run.people.map((person) => person.key);
-	const marks = guards.organizationList
-		? await marksOfNumbers(context, numbers, run.people[0].itemIndex)
-		: new Map();
-	if (guards.organizationList) run.marksReadAt = Date.now();
+	return await marksOfNumbers(context, numbers, run.people[0].itemIndex);
+}
+
+/** Takes out of the run the people `why` names a reason for, answered as skipped with it. */
+function skipPeople(run: CampaignRun, why: (person: Person) => string | undefined): void {
 	const kept: Person[] = [];
 	for (const person of run.people) {
-		const mark = marks.get(person.key);
-		if (mark)
-			run.problems.push(
-				skipped(
-					person,
-					`On the organization's do-not-call list (contact ${mark.contactId}, marked on ${mark.markedOn}): not called`,
-				),
-			);
-		else if (guards.given?.numbers.has(person.key))
-			run.problems.push(
-				skipped(
-					person,
-					`On Options → Do Not Call → Numbers Not to Call (scrubbed on ${guards.given.scrubbedOn.toISODate()}): not called`,
-				),
-			);
+		const reason = why(person);
+		if (reason) run.problems.push(skipped(person, reason));
 		else kept.push(person);
 	}
 	run.people = kept;
+}
+
+/** The people on a do-not-call list, out of the run and answered as skipped. */
+async function withoutSuppressed(context: IExecuteFunctions, run: CampaignRun, guards: Guards) {
+	const marks = guards.organizationList ? await readMarks(context, run) : new Map<string, Mark>();
+	skipPeople(run, (person) => {
+		const mark = marks.get(person.key);
+		if (mark)
+			return `On the organization's do-not-call list (contact ${mark.contactId}, marked on ${mark.markedOn}): not called`;
+		if (guards.given?.numbers.has(person.key))
+			return `On Options → Do Not Call → Numbers Not to Call (scrubbed on ${guards.given.scrubbedOn.toISODate()}): not called`;
+		return undefined;
+	});
 }
 
 /** The calls of the cap's period to the run's people, for the plan to count (campaign/plan.ts). */
@@ -114,23 +116,14 @@ export function marksDueIn(run: CampaignRun, now: number): number {
  */
 export async function honourNewMarks(context: IExecuteFunctions, run: CampaignRun): Promise<void> {
 	if (marksDueIn(run, Date.now()) > 0 || !run.people.length) return;
-	run.marksReadAt = Date.now();
-	const marks = await marksOfNumbers(
-		context,
-		run.people.map((person) => person.key),
-		run.people[0].itemIndex,
-	);
+	const marks = await readMarks(context, run);
 	if (!marks.size) return;
 	run.suppressed = [...(run.suppressed ?? []), ...marks.keys()];
-	for (const person of run.people) {
+	skipPeople(run, (person) => {
 		const mark = marks.get(person.key);
-		if (mark)
-			run.problems.push(
-				skipped(
-					person,
-					`Marked do not call while the campaign ran (contact ${mark.contactId}, marked on ${mark.markedOn}): no call after the mark was read`,
-				),
-			);
-	}
-	run.people = run.people.filter((person) => !marks.has(person.key));
+		return (
+			mark &&
+			`Marked do not call while the campaign ran (contact ${mark.contactId}, marked on ${mark.markedOn}): no call after the mark was read`
+		);
+	});
 }
