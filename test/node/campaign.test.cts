@@ -161,6 +161,25 @@ describe('Run Campaign', () => {
 				/Already called by this workflow .* \(execution exec-1\)/,
 			);
 			expect(second.items[0].json.call_id).toBe(callsTo(londoner(2).to)[0].id);
+			// Get Campaign counts the two skipped by the other list's campaign, from what its call carries
+			const progress = await run(
+				{
+					resource: 'call',
+					operation: 'getCampaign',
+					agentId: campaign().agentId,
+					campaign: '={{ $json.campaign }}',
+				},
+				[{ campaign: second.items[2].json.campaign }],
+			);
+			expect(progress.items[0].json).toMatchObject({
+				people: 3,
+				skipped_by_reason: {
+					called_by_another_campaign: 2,
+					do_not_call: 0,
+					listed_twice: 0,
+					no_calling_hours: 0,
+				},
+			});
 			const again = await run(campaign(), [1, 2, 3].map(londoner), {
 				executionId: 'exec-3',
 				mode: 'retry',

@@ -12,7 +12,7 @@ import { placeCall } from '../placement/placement';
 import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { Halt } from './halt';
-import type { RowProblem } from './people';
+import type { RowProblem, SkipReason } from './people';
 import { campaignRulesTrace } from './progress';
 import {
 	planCampaign,
@@ -82,6 +82,8 @@ export interface CampaignRun {
 	earlier: CampaignCall[];
 	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
 	refusals?: Record<string, string>;
+	/** The people a step's plan skips (another campaign's, no calling hours), as of the last plan. */
+	skippedInSteps?: Partial<Record<SkipReason, number>>;
 	/** When the organization's do-not-call list was last read; undefined when it is not honoured. */
 	marksReadAt?: number;
 	/** People marked do not call since the run started: their scheduled calls are canceled. */
@@ -518,6 +520,11 @@ async function lookAndAct(
 		run.live = seen.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
 		lastListed.set(run, seen.calls);
 		const plan = planOf(run, seen.calls);
+		// what the next placements carry for Get Campaign: the skips known only to a step
+		run.skippedInSteps = {
+			called_by_another_campaign: plan.heldElsewhere.size,
+			no_calling_hours: plan.noHours.size,
+		};
 		for (const call of plan.cancel) await cancel(context, call.id);
 		if (!plan.place.length) return { plan, calls: seen.calls };
 		// a placement canceled by another (Cancel Campaign) is placed anew only if no halt came since

@@ -18,7 +18,7 @@ export interface RulesTrace {
 	/** People listed and called for (checked, each number once). */
 	people: number;
 	skipped: number;
-	/** The skipped rows by reason, as known when the run started (do not call, listed twice). */
+	/** The people skipped by reason, as the run knew them at the call's placement. */
 	skippedFor?: Partial<Record<SkipReason, number>>;
 	invalid: number;
 	maxLive: number;
@@ -28,7 +28,7 @@ export interface RulesTrace {
 }
 
 function skipCounts(run: CampaignRun): Partial<Record<SkipReason, number>> {
-	const counts: Partial<Record<SkipReason, number>> = {};
+	const counts: Partial<Record<SkipReason, number>> = { ...run.skippedInSteps };
 	for (const { skippedFor } of run.problems)
 		if (skippedFor) counts[skippedFor] = (counts[skippedFor] ?? 0) + 1;
 	return counts;
@@ -125,6 +125,13 @@ export function neverCalledOf(read: CampaignRead): number | null {
 	return Math.max(0, read.rules.people - rang.size);
 }
 
+const NO_SKIPS: Record<SkipReason, number> = {
+	do_not_call: 0,
+	listed_twice: 0,
+	called_by_another_campaign: 0,
+	no_calling_hours: 0,
+};
+
 /** Where each person of a campaign stands, and the campaign's counts, read from its calls. */
 export function progressOf(read: CampaignRead): IDataObject {
 	const { calls, rules } = read;
@@ -168,7 +175,7 @@ export function progressOf(read: CampaignRead): IDataObject {
 		ringing_or_in_progress: inProgress,
 		not_yet_called: neverCalledOf(read),
 		skipped: rules?.skipped ?? null,
-		skipped_by_reason: rules ? { do_not_call: 0, listed_twice: 0, ...rules.skippedFor } : null,
+		skipped_by_reason: rules ? { ...NO_SKIPS, ...rules.skippedFor } : null,
 		invalid: rules?.invalid ?? null,
 		max_live_calls: rules?.maxLive ?? null,
 		live_calls: scheduled.length + inProgress,
