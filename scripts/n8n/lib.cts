@@ -64,6 +64,20 @@ export function sleep(ms: number): Promise<void> {
 	return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Wait on a state, looking twice a second; past `timeoutMs` the check fails naming `what`. */
+export async function waitFor(
+	condition: () => boolean | Promise<boolean>,
+	timeoutMs: number,
+	what: string,
+): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	while (!(await condition())) {
+		if (Date.now() > deadline)
+			throw new CheckFailure(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+		await sleep(500);
+	}
+}
+
 export async function freePort(): Promise<number> {
 	return await new Promise((resolve, reject) => {
 		const server = createServer();

@@ -44,6 +44,7 @@ import {
 	setUpOwner,
 	stageTimer,
 	sleep,
+	waitFor,
 	writeJson,
 	type Owner,
 } from './lib.cts';
@@ -371,7 +372,7 @@ async function triggerEmittedEachCallOnce(
 	callsBefore: Set<string>,
 ): Promise<void> {
 	const placed = [...sim.org.calls.values()].filter((c) => !callsBefore.has(c.id));
-	await waitUntil(
+	await waitFor(
 		() => placed.every((c) => c.finished),
 		120_000,
 		'every call placed in this run to finish',
@@ -382,7 +383,7 @@ async function triggerEmittedEachCallOnce(
 			(r) => r.method === 'GET' && r.path === '/v1/calls' && r.at > lastFinished + 1_000,
 		).length;
 	// main polls every minute: one poll after the last call finished covers them all
-	await waitUntil(() => polls() > 0, 75_000, 'a trigger poll after the last call finished');
+	await waitFor(() => polls() > 0, 75_000, 'a trigger poll after the last call finished');
 	await sleep(5_000);
 	let executions: Execution[] = [];
 	const counts = new Map<string, number>();
@@ -406,14 +407,6 @@ async function triggerEmittedEachCallOnce(
 		`the trigger emitted each of the ${placed.length} finished calls exactly once, across the restart of main`,
 		() => `per call: ${perCall.join(',')}; emitted ${counts.size}`,
 	);
-}
-
-async function waitUntil(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new CheckFailure(`timed out waiting for ${what}`);
-		await sleep(500);
-	}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import type { Simulator } from '../../simulator/index.cts';
 import { driveCallToEnd, planCalls } from '../../simulator/index.cts';
 import type { WorkflowJson } from './examples.cts';
 import { workflowIds } from './examples.cts';
-import { check, log, type N8nInstance, type Owner, sleep, writeJson } from './lib.cts';
+import { check, log, type N8nInstance, type Owner, sleep, waitFor, writeJson } from './lib.cts';
 import { TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 
 /**
@@ -113,11 +113,14 @@ export async function runTriggerTest(
 		);
 		check(data.active, `workflow "${data.name}" is active in the running n8n`);
 	}
-	// activation polls once (the baseline): wait for it, so that what follows is after the baseline
+	// activation polls once (the baseline) and n8n logs "Activated workflow" only after that poll:
+	// wait for the line of each, so that what follows is after every baseline (counting the calls
+	// listed would not do: earlier parts list calls too, and n8n answers before it activates)
+	const names = [LIVE_WORKFLOW_NAME, ...examples.map((e) => e.workflow.name)];
 	await waitFor(
-		() => listRequests(sim) >= workflows.length,
-		60_000,
-		'the activation polls (GET /v1/calls)',
+		() => names.every((name) => n8n.serverLog().includes(`Activated workflow "${name}"`)),
+		120_000,
+		`n8n's "Activated workflow" line of ${names.join(', ')}`,
 	);
 	check(
 		(await executionsOf(n8n, liveWorkflowId)).length === 0,
@@ -303,14 +306,6 @@ function triggerCallIds(execution: ExecutionDetail, workflow?: WorkflowJson): st
 
 function listRequests(sim: Simulator): number {
 	return sim.requests.filter((r) => r.method === 'GET' && r.path === '/v1/calls').length;
-}
-
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
-	const deadline = Date.now() + timeoutMs;
-	while (!condition()) {
-		if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-		await sleep(250);
-	}
 }
 
 /** Calls placed through the simulator's own HTTP API, as a user's other tools would. */
