@@ -230,6 +230,52 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 			expect(calls().filter((call) => Date.parse(call.created_at) > haltedAt)).toHaveLength(0);
 		});
 
+		it('while its calls talk: the running execution ends at once, and the items of the people on the phone name their calls', async () => {
+			planCalls(sim).byDefault({ talkMs: 10 * MINUTE });
+			const people = [1, 2, 3, 4].map(londoner);
+			const running = runNode({
+				credentials: credentials(),
+				parameters: campaign(),
+				items: people,
+				executionId: 'exec-campaign',
+			});
+			await until(
+				() => calls().length === 2 && calls().every((call) => call.phase === 'in_progress'),
+			);
+			const talking = calls().map((call) => call.id);
+			const [cancel, ended] = await settle(
+				Promise.all([
+					runOther(operation('cancelCampaign'), [{ campaign: keyOfCampaign() }]),
+					running,
+				]),
+			);
+			expect(cancel.items[0].json).toMatchObject({ calls_canceled: 0, calls_rang: 2 });
+			// it ended before the calls did
+			expect(calls().every((call) => !call.finished)).toBe(true);
+			const items = ended.items.map((item) => item.json);
+			expect(items.map((item) => item.campaign_status)).toEqual([
+				'halted',
+				'halted',
+				'halted',
+				'halted',
+			]);
+			for (const [n, item] of items.slice(0, 2).entries()) {
+				expect(item).toMatchObject({ call_id: talking[n], tries: 1, result: null });
+				expect((item.attempts as IDataObject[])[0]).toMatchObject({ call_id: talking[n] });
+				expect(item.reason).toMatch(
+					new RegExp(
+						`its call ${talking[n]} had started and goes on: Call → Get reads its outcome`,
+					),
+				);
+			}
+			expect(items.slice(2).map((item) => [item.call_id, item.tries])).toEqual([
+				[null, 0],
+				[null, 0],
+			]);
+			await aDayLater();
+			expect(calls()).toHaveLength(2);
+		});
+
 		it('halts a worker-freeing campaign: the next call end takes the step that sees the halt, places nothing and resumes the execution', async () => {
 			planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
 			const people = [1, 2, 3, 4].map(londoner);

@@ -29,9 +29,9 @@ function reasonOf(attempts: CampaignCall[], run: CampaignRun): string {
 	return `Ended ${last.result} after ${tries}, the most Max Tries allows`;
 }
 
-function haltedReason(halt: Halt, tries: number, live: boolean): string {
+function haltedReason(halt: Halt, tries: number, live: CampaignCall | undefined): string {
 	const how = live
-		? 'its call had started and goes on'
+		? `its call ${live.id} ${live.callAt <= Date.now() ? 'had started' : `(set for ${new Date(live.callAt).toISOString()}) could not be canceled`} and goes on: Call → Get reads its outcome`
 		: tries
 			? `after ${tries} ${tries === 1 ? 'try' : 'tries'}, with no further call`
 			: 'before the person was called';
@@ -83,12 +83,14 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
 	const done = !!last && !live && !redial;
 	const halted = !done && !refusal ? step.halted : undefined;
+	// a halted campaign ends without waiting for a live call: its item names the call, which rang
+	const shown = halted && liveCall ? [...attempts, liveCall] : attempts;
 	const noHours = !done && !refusal && !halted && step.plan.noHours.has(person.key);
 	const unfinished = last
 		? `Ended ${last.result} after ${attempts.length} of ${run.rules.maxTries} tries; the next call is due`
 		: 'Not called yet';
 	return {
-		call_id: liveCall && step.failure ? liveCall.id : (last?.id ?? null),
+		call_id: liveCall && (step.failure || halted) ? liveCall.id : (last?.id ?? null),
 		campaign_status: refusal
 			? 'refused'
 			: done
@@ -106,14 +108,14 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 			: done
 				? reasonOf(attempts, run)
 				: halted
-					? haltedReason(halted, attempts.length, live)
+					? haltedReason(halted, attempts.length, liveCall)
 					: noHours
 						? `No hour in the next two weeks in which a call may start in every zone of the person (${person.place.zones.join(', ')}): Call On, Call From and Call Until do not meet the calling rule; ${unfinished.toLowerCase()}`
 						: step.failure
 							? `${liveCall ? `Call ${liveCall.id} is scheduled for ${new Date(liveCall.callAt).toISOString()} and will ring; ` : ''}${unfinished}. The campaign stopped following its calls: ${step.failure}`
 							: unfinished,
-		tries: attempts.length,
-		attempts: attempts.map(attemptOf).reverse(),
+		tries: shown.length,
+		attempts: shown.map(attemptOf).reverse(),
 		...who,
 	};
 }
