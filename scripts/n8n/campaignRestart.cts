@@ -24,13 +24,24 @@ import {
 	dialledCalls,
 	SHORT_CALL,
 } from './campaign.cts';
-import { check, keepSecret, log, type N8nInstance, type Owner, sleep, writeJson } from './lib.cts';
+import {
+	check,
+	keepSecret,
+	log,
+	type N8nInstance,
+	type Owner,
+	waitFor,
+	writeJson,
+} from './lib.cts';
 import { FINISHED_STATUSES } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
 const WORKFLOW_ID = 'CampaignRestart1';
 const PATH = 'campaign-across-restart';
-const CREDENTIAL = { id: 'VoiceAgentCrmCampaign', name: 'Voice Agent CRM (campaign simulator)' };
+export const CAMPAIGN_CREDENTIAL = {
+	id: 'VoiceAgentCrmCampaign',
+	name: 'Voice Agent CRM (campaign simulator)',
+};
 const RULES = { maxLive: 3, redialOn: ['no_answer'], redialAfterMinutes: 1, maxTries: 2 };
 const PEOPLE = campaignPeople(1, 6);
 /**
@@ -68,7 +79,7 @@ export async function prepareCampaignRestart(
 			name: 'test:n8n campaign across restarts',
 			path: PATH,
 			idPrefix: '3c2b1a09-8e7d-4c6b-9a5f-4e3d2c1b0a',
-			credential: CREDENTIAL,
+			credential: CAMPAIGN_CREDENTIAL,
 			agentId: [...sim.org.agents.keys()][0],
 			fromNumber: [...sim.org.phoneNumbers.values()][0].phone_number,
 			freeWorker: true,
@@ -88,15 +99,6 @@ async function statusOf(n8n: N8nInstance): Promise<string[]> {
 		`/executions?filter=${filter}&limit=10`,
 	);
 	return list.data.results.map((e) => e.status);
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, ms: number, what: string) {
-	const deadline = Date.now() + ms;
-	while (!(await condition())) {
-		if (Date.now() > deadline)
-			throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
-		await sleep(500);
-	}
 }
 
 const ownCalls = (sim: Simulator, numbers: string[]) =>
@@ -129,7 +131,7 @@ export async function runCampaignAcrossRestarts(
 	await n8n.importSimulatorCredential(
 		sim,
 		path.join(workDir, 'campaign-credential.json'),
-		CREDENTIAL,
+		CAMPAIGN_CREDENTIAL,
 	);
 	const numbers = PEOPLE.map((p) => p.to);
 	const started = Date.now();

@@ -33,6 +33,7 @@ import { N8N_FILES } from '../../harness/examples.cts';
 import { startSimulator } from '../../simulator/index.cts';
 import { ensureChromium, runBrowserTest } from './browser.cts';
 import { prepareCampaignRestart, runCampaignAcrossRestarts } from './campaignRestart.cts';
+import { runCancelFromAnotherWorkflow } from './cancelCampaign.cts';
 import { runEventFileTest } from './eventFile.cts';
 import { runExamples } from './examples.cts';
 import { runLoopAtTheCap } from './loop.cts';
@@ -196,10 +197,14 @@ async function main(): Promise<void> {
 			await timed('instant trigger across a restart', () =>
 				runInstantTriggerAcrossRestart(n8n, sim, owner),
 			);
-		if (campaignSim)
+		if (campaignSim) {
 			await timed('campaign across restarts', () =>
 				runCampaignAcrossRestarts(n8n, campaignSim!, owner, workDir),
 			);
+			await timed('cancel campaign from another workflow', () =>
+				runCancelFromAnotherWorkflow(n8n, campaignSim!),
+			);
+		}
 	} catch (error) {
 		failed = error;
 	} finally {

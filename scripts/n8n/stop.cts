@@ -26,7 +26,7 @@ import { ACTION_NODE_TYPE, CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
 import { check, log, type N8nInstance, sleep } from './lib.cts';
 import { parseFlatted } from './trigger.cts';
 
-const TRIGGER = 'When clicking ‘Execute workflow’';
+export const TRIGGER = 'When clicking ‘Execute workflow’';
 const NODE = 'Voice Agent CRM';
 /** Longer than the node's 30-second request timeout: the node ends through the Stop, or the check fails. */
 const HOLD_MS = 60_000;
@@ -251,13 +251,14 @@ async function runAndStop(
 	}
 }
 
-/** The execution as n8n's REST API gives it, once `ready` holds (or after 30 s, as it is then). */
-async function savedExecution(
+/** The execution as n8n's REST API gives it, once `ready` holds (or after `timeoutMs`, as it is then). */
+export async function savedExecution(
 	n8n: N8nInstance,
 	executionId: string,
 	ready: (execution: SavedExecution) => boolean,
+	timeoutMs = 30_000,
 ): Promise<SavedExecution> {
-	const deadline = Date.now() + 30_000;
+	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const { data } = await n8n.restOk<{ data: SavedExecution }>(
 			'GET',
@@ -284,7 +285,11 @@ function nodeOutput(
 }
 
 /** A workflow of the Manual Trigger and `nodes` in a row, created as the signed-in owner; its ID. */
-async function createWorkflow(n8n: N8nInstance, name: string, nodes: object[]): Promise<string> {
+export async function createWorkflow(
+	n8n: N8nInstance,
+	name: string,
+	nodes: object[],
+): Promise<string> {
 	const all = [
 		{
 			parameters: {},
