@@ -21,7 +21,8 @@
  * Everything started is stopped at the end, also on failure. Environment: N8N_CACHE_DIR,
  * TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is, as happens anyway when it is current),
  * TEST_N8N_QUEUE_ONLY_INSTANT=1 (5 alone; `doubles`: its second half alone),
- * TEST_N8N_QUEUE_ONLY_KILL=1 (4b alone, or with the former), TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
+ * TEST_N8N_QUEUE_ONLY_KILL=1 (4b alone, or with the former), TEST_N8N_QUEUE_ONLY_CAMPAIGN=1 (the
+ * campaigns alone, or with the former), TEST_N8N_QUEUE_SKIP_INSTANT=1 (all but 5).
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -153,11 +154,13 @@ async function main(): Promise<void> {
 		// TEST_N8N_QUEUE_ONLY_KILL=1: the killed workers' part; TEST_N8N_QUEUE_ONLY_INSTANT=doubles:
 		// only the doubles part of the Instant Trigger; both: the two
 		const onlyKill = process.env.TEST_N8N_QUEUE_ONLY_KILL === '1';
+		const onlyCampaign = process.env.TEST_N8N_QUEUE_ONLY_CAMPAIGN === '1';
 		const onlyInstant = process.env.TEST_N8N_QUEUE_ONLY_INSTANT;
-		if (onlyKill || onlyInstant === '1' || onlyInstant === 'doubles') {
+		if (onlyKill || onlyCampaign || onlyInstant === '1' || onlyInstant === 'doubles') {
 			log(
-				`only the parts asked for (TEST_N8N_QUEUE_ONLY_KILL=${onlyKill ? 1 : ''}, TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant ?? ''})`,
+				`only the parts asked for (TEST_N8N_QUEUE_ONLY_KILL=${onlyKill ? 1 : ''}, TEST_N8N_QUEUE_ONLY_CAMPAIGN=${onlyCampaign ? 1 : ''}, TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant ?? ''})`,
 			);
+			if (onlyCampaign) await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
 			if (onlyKill)
 				await timed('workers killed in polling waits', () => killedPollingWaits(cluster, sim!));
 			if (onlyInstant === '1')

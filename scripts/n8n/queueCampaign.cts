@@ -1,12 +1,15 @@
 /**
- * Run Campaign on n8n's distributed engine (issue 32): 4 campaigns started at once through the
- * webhook process, each run by a worker, over overlapping lists of 6 people (each person on two
- * lists), Max Live Calls 6 so that every run claims its whole list in its first step, no redials,
- * freeing the worker (each call's end takes a step in a webhook process). Checked from the
+ * Run Campaign on n8n's distributed engine (issues 32, 40): 4 campaigns started at once through
+ * the webhook process, each run by a worker, over overlapping lists of 6 people (each person on two
+ * lists), Max Live Calls 2, so that each run places its list over three steps or more, the shape
+ * in which a step's later placements race the other runs' (a list no longer than Max Live Calls is
+ * claimed whole in the first step), no redials, freeing the worker (each call's end takes a step
+ * in a webhook process). Checked from the
  * simulator's call log and the executions: no number with two calls that rang, each person
  * `called` in exactly one execution and `skipped` (already called) in the other. The claims lost
  * to a concurrent run, canceled before they rang, are counted and logged.
  */
+import { peakLive } from '../../harness/callLog.cts';
 import type { Simulator } from '../../simulator/index.cts';
 import {
 	CAMPAIGN_NODE,
@@ -23,6 +26,7 @@ import { AGENT_ID, FROM_NUMBER } from './queueWorkflows.cts';
 const RUNS = 4;
 const PATH = 'queue-campaign';
 const POOL = campaignPeople(200, 12);
+const MAX_LIVE = 2;
 
 /** List k: 6 people from the pool, starting 3 further on than list k - 1 (each person on two lists). */
 const listOf = (k: number) => Array.from({ length: 6 }, (_, i) => POOL[(3 * k + i) % POOL.length]);
@@ -44,7 +48,7 @@ async function activateWorkflow(cluster: QueueCluster): Promise<string> {
 		agentId: AGENT_ID,
 		fromNumber: FROM_NUMBER,
 		freeWorker: true,
-		maxLive: 6,
+		maxLive: MAX_LIVE,
 		redialOn: [],
 		redialAfterMinutes: 1,
 		maxTries: 1,
@@ -97,6 +101,15 @@ export async function campaignsAtOnce(cluster: QueueCluster, sim: Simulator): Pr
 	check(
 		dialled.every((n) => n === 1),
 		`in queue mode no number dialled twice, none left out (calls per person ${dialled.join(',')})`,
+	);
+	const rang = numbers.flatMap((number) => dialledCalls(sim, number));
+	const campaigns = [...new Set(rang.map((call) => String(call.metadata?.n8n_campaign)))];
+	const peaks = campaigns.map((key) =>
+		peakLive(rang.filter((call) => call.metadata?.n8n_campaign === key)),
+	);
+	check(
+		peaks.every((peak) => peak <= MAX_LIVE),
+		`each campaign at most Max Live Calls (${MAX_LIVE}) live at once (peaks ${peaks.join(',')})`,
 	);
 	const items = executions.flatMap((e) => e.items[CAMPAIGN_NODE] ?? []);
 	const statusesOf = (number: string) =>
