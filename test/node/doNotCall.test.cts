@@ -243,6 +243,26 @@ describe('Do not call and Max Calls per Person on the Place operations', () => {
 		expect(sim.requestsTo('POST', '/v1/contacts')).toHaveLength(0);
 	});
 
+	it('Mark Do Not Call reads a national number with its Default Country, and refuses it without one before any request', async () => {
+		const ana = addContact(sim.org, { phone_number: '+14155550166', additional_data: [] });
+		const national = await run({
+			resource: 'contact',
+			operation: 'markDoNotCall',
+			phoneNumber: '(415) 555-0166',
+			defaultCountry: 'US',
+		});
+		expect(national.error).toBeUndefined();
+		expect(national.items[0].json).toMatchObject({ id: ana.id, already_marked: false });
+		const requests = sim.requests.length;
+		const without = await run({
+			resource: 'contact',
+			operation: 'markDoNotCall',
+			phoneNumber: '(415) 555-0166',
+		});
+		expect(without.error?.message).toMatch(/^Item 0: Phone Number: /);
+		expect(sim.requests.length).toBe(requests);
+	});
+
 	it('5 executions at once marking the same new number: one contact, marked, and no item fails', async () => {
 		const runs = await Promise.all(
 			[0, 1, 2, 3, 4].map((at) =>

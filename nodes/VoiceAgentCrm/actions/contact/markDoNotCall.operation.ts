@@ -6,11 +6,12 @@ import { z } from 'zod';
 import { phoneNumberField } from './fields';
 import { ContactDirectory, contactsWithIds, RequestCount } from '../../shared/contactDirectory';
 import { markedOn, withMark } from '../../shared/doNotCall';
+import { defaultCountryField } from '../../shared/fields';
 import { idParameter } from '../../shared/ids';
 import { contactLocator } from '../../shared/locators';
 import type { Operation } from '../../shared/operation';
 import { ItemResults, sampleById } from '../../shared/operation';
-import { E164, validateItem } from '../../shared/validation';
+import { defaultCountryOf, phoneNumber, validateItem } from '../../shared/validation';
 import { apiRequest } from '../../transport/request';
 
 /**
@@ -36,7 +37,7 @@ function targetOf(context: IExecuteFunctions, itemIndex: number): Target {
 		return { itemIndex, contactId: idParameter(context, itemIndex, 'contactId', 'Contact') };
 	const { phone } = validateItem(
 		context,
-		z.object({ phone: E164 }),
+		z.object({ phone: phoneNumber(defaultCountryOf(context, itemIndex)) }),
 		{ phone: context.getNodeParameter('phoneNumber', itemIndex, '') },
 		itemIndex,
 		{ phone: 'Phone Number' },
@@ -143,6 +144,7 @@ export const markContactDoNotCall: Operation = {
 			required: true,
 			displayOptions: { show: { markBy: ['phone'] } },
 		},
+		{ ...defaultCountryField, displayOptions: { show: { markBy: ['phone'] } } },
 		{ ...contactLocator(), displayOptions: { show: { markBy: ['contact'] } } },
 	],
 	async execute(this: IExecuteFunctions, items: INodeExecutionData[]) {
