@@ -15,7 +15,7 @@ import { campaignPeople, SHORT_CALL } from './campaign.cts';
 import { CAMPAIGN_CREDENTIAL } from './campaignRestart.cts';
 import { check, log, type N8nInstance, waitFor } from './lib.cts';
 import { ACTION_NODE_TYPE, FINISHED_STATUSES } from './shared.cts';
-import { createWorkflow, savedExecution, TRIGGER } from './stop.cts';
+import { createWorkflow, oneItemPerPerson, savedExecution, TRIGGER } from './stop.cts';
 import { executionDetail } from './trigger.cts';
 
 const CAMPAIGN_NODE = 'Run Campaign';
@@ -36,15 +36,7 @@ export async function runCancelFromAnotherWorkflow(
 		.next({ ...SHORT_CALL, talkMs: TALK_MS });
 
 	const campaignId = await createWorkflow(n8n, 'Cancel test: the campaign', [
-		peopleNode(),
-		{
-			parameters: { fieldToSplitOut: 'people', options: {} },
-			id: randomUUID(),
-			name: 'One Item per Person',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [330, 0],
-		},
+		...oneItemPerPerson(PEOPLE),
 		voiceAgentCrmNode(CAMPAIGN_NODE, {
 			operation: 'runCampaign',
 			agentId: { __rl: true, mode: 'id', value: agentId },
@@ -141,17 +133,6 @@ async function run(n8n: N8nInstance, workflowId: string): Promise<string> {
 		{ triggerToStartFrom: { name: TRIGGER } },
 	);
 	return data.executionId;
-}
-
-function peopleNode(): object {
-	return {
-		parameters: { mode: 'raw', jsonOutput: JSON.stringify({ people: PEOPLE }), options: {} },
-		id: randomUUID(),
-		name: 'People',
-		type: 'n8n-nodes-base.set',
-		typeVersion: 3.4,
-		position: [220, 0],
-	};
 }
 
 function voiceAgentCrmNode(name: string, parameters: Record<string, unknown>): object {

@@ -143,28 +143,7 @@ async function stopCampaign(n8n: N8nInstance, sim: Simulator): Promise<void> {
 	const opens = DateTime.now().setZone('Europe/London').plus({ hours: 2 }).hour;
 	const hour = (h: number) => `${String(h).padStart(2, '0')}:00`;
 	const id = await createWorkflow(n8n, 'Stop test: Run Campaign', [
-		{
-			parameters: {
-				mode: 'raw',
-				jsonOutput: JSON.stringify({
-					people: numbers.map((to, n) => ({ to, name: `Stop Person ${n}` })),
-				}),
-				options: {},
-			},
-			id: randomUUID(),
-			name: 'People',
-			type: 'n8n-nodes-base.set',
-			typeVersion: 3.4,
-			position: [220, 0],
-		},
-		{
-			parameters: { fieldToSplitOut: 'people', options: {} },
-			id: randomUUID(),
-			name: 'One Item per Person',
-			type: 'n8n-nodes-base.splitOut',
-			typeVersion: 1,
-			position: [330, 0],
-		},
+		...oneItemPerPerson(numbers.map((to, n) => ({ to, name: `Stop Person ${n}` }))),
 		actionNode({
 			resource: 'call',
 			operation: 'runCampaign',
@@ -282,6 +261,28 @@ function nodeOutput(
 	return run.resultData.runData[NODE]?.[0]?.data?.main?.[0]?.[0]?.json as
 		| Record<string, unknown>
 		| undefined;
+}
+
+/** Set (the people, as a list) → Split Out: one item per person, `{to, name}`. */
+export function oneItemPerPerson(people: Array<{ to: string; name: string }>): object[] {
+	return [
+		{
+			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ people }), options: {} },
+			id: randomUUID(),
+			name: 'People',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [220, 0],
+		},
+		{
+			parameters: { fieldToSplitOut: 'people', options: {} },
+			id: randomUUID(),
+			name: 'One Item per Person',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [330, 0],
+		},
+	];
 }
 
 /** A workflow of the Manual Trigger and `nodes` in a row, created as the signed-in owner; its ID. */

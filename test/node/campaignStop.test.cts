@@ -74,6 +74,14 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 		extra: Partial<RunNodeOptions> = {},
 	) =>
 		runNode({ credentials: credentials(), parameters, items, executionId: 'exec-other', ...extra });
+	/** The campaign run as execution `exec-campaign`, holding its worker. */
+	const runCampaign = (people: IDataObject[]) =>
+		runNode({
+			credentials: credentials(),
+			parameters: campaign(),
+			items: people,
+			executionId: 'exec-campaign',
+		});
 	const keyOfCampaign = () => String(calls()[0].metadata?.n8n_campaign);
 
 	describe('a Stop of the execution', () => {
@@ -173,12 +181,7 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 		it('from a second run halts a running campaign: 0 rings after it, and the running execution ends with one item per person', async () => {
 			planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
 			const people = [1, 2, 3, 4, 5, 6].map(londoner);
-			const running = runNode({
-				credentials: credentials(),
-				parameters: campaign(),
-				items: people,
-				executionId: 'exec-campaign',
-			});
+			const running = runCampaign(people);
 			// two calls over, two more placed: the campaign is under way
 			await until(
 				() => calls().filter((call) => call.finished).length === 2 && calls().length === 4,
@@ -233,12 +236,7 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 		it('while its calls talk: the running execution ends at once, and the items of the people on the phone name their calls', async () => {
 			planCalls(sim).byDefault({ talkMs: 10 * MINUTE });
 			const people = [1, 2, 3, 4].map(londoner);
-			const running = runNode({
-				credentials: credentials(),
-				parameters: campaign(),
-				items: people,
-				executionId: 'exec-campaign',
-			});
+			const running = runCampaign(people);
 			await until(
 				() => calls().length === 2 && calls().every((call) => call.phase === 'in_progress'),
 			);
