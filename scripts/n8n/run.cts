@@ -139,7 +139,9 @@ async function main(): Promise<void> {
 				`trigger: skipped (TEST_N8N_SKIP_TRIGGER=1)${live.length ? `, and with it ${live.map((l) => l.file).join(', ')}` : ''}`,
 			);
 		if (triggerTest) {
-			await timed('prepare trigger workflow', () => prepareTriggerWorkflow(n8n, workDir, live));
+			await timed('prepare trigger workflow', () =>
+				prepareTriggerWorkflow(n8n, sim, workDir, live),
+			);
 			await timed('prepare instant trigger workflow', () =>
 				prepareInstantTriggerWorkflow(n8n, sim, workDir),
 			);

@@ -51,12 +51,17 @@ const finished: string[] = [];
 /** Calls that may or may not be emitted (a race the check could not avoid), left out of the counts. */
 const ignored = new Set<string>();
 
+/** The simulator's requests before n8n started: the parts before it list calls too. */
+let requestsBeforeStart = 0;
+
 /** Import the live workflow and publish it, with every example that starts with the trigger. */
 export async function prepareTriggerWorkflow(
 	n8n: N8nInstance,
+	sim: Simulator,
 	workDir: string,
 	examples: LiveExample[],
 ): Promise<void> {
+	requestsBeforeStart = sim.requests.length;
 	const file = path.join(workDir, 'live-trigger.json');
 	writeJson(
 		file,
@@ -113,14 +118,18 @@ export async function runTriggerTest(
 		);
 		check(data.active, `workflow "${data.name}" is active in the running n8n`);
 	}
-	// activation polls once (the baseline) and n8n logs "Activated workflow" only after that poll:
-	// wait for the line of each, so that what follows is after every baseline (counting the calls
-	// listed would not do: earlier parts list calls too, and n8n answers before it activates)
+	// activation polls once (the baseline), and n8n answers before it has activated every
+	// workflow: wait for each baseline, so that what follows is after them. The legacy scheduler
+	// logs "Activated workflow" after the poll; the durable one logs nothing, and no other part
+	// lists calls then (no editor): its polls' first pages since n8n started are counted.
 	const names = [LIVE_WORKFLOW_NAME, ...examples.map((e) => e.workflow.name)];
 	await waitFor(
-		() => names.every((name) => n8n.serverLog().includes(`Activated workflow "${name}"`)),
+		() =>
+			durable
+				? pollsSince(sim, requestsBeforeStart) >= workflows.length
+				: names.every((name) => n8n.serverLog().includes(`Activated workflow "${name}"`)),
 		120_000,
-		`n8n's "Activated workflow" line of ${names.join(', ')}`,
+		`the activation poll of ${names.join(', ')}`,
 	);
 	check(
 		(await executionsOf(n8n, liveWorkflowId)).length === 0,
@@ -306,6 +315,19 @@ async function pollWindow(
 function triggerCallIds(execution: ExecutionDetail, workflow?: WorkflowJson): string[] {
 	const name = workflow?.nodes.find((n) => n.type === TRIGGER_NODE_TYPE)?.name ?? TRIGGER_NAME;
 	return (execution.items[name] ?? []).map((item) => String(item.json.id));
+}
+
+/** Polls of the call list since the `from`th request: first pages (offset 0) of every agent's calls. */
+function pollsSince(sim: Simulator, from: number): number {
+	return sim.requests
+		.slice(from)
+		.filter(
+			(r) =>
+				r.method === 'GET' &&
+				r.path === '/v1/calls' &&
+				r.query.offset === '0' &&
+				r.query.agent_id === undefined,
+		).length;
 }
 
 function listRequests(sim: Simulator): number {
