@@ -5,7 +5,6 @@ import { apiRequest, type ApiContext } from '../../../transport/request';
 import type { CampaignCall } from './calls';
 import { campaignStep, currentCalls, type CampaignRun, type Step } from './engine';
 import { planCampaign } from './plan';
-import { sleepFor } from './sleep';
 
 /**
  * Halting a campaign everywhere (Call → Cancel Campaign). The service's state is the only store
@@ -136,29 +135,6 @@ const haltReadAt = new WeakMap<CampaignRun, number>();
 
 function haltReadDue(run: CampaignRun): boolean {
 	return Date.now() - (haltReadAt.get(run) ?? -Infinity) >= HALT_LOOK_EVERY_MS;
-}
-
-/**
- * Sleep `ms` (ended early by `signal`), reading the halt once a minute: a campaign asleep until a
- * call hours ahead ends within a minute of Cancel Campaign instead of at that call. The halted
- * step when a halt came, else undefined. The reads are the once-a-minute ones a step would make.
- */
-export async function sleepUnlessHalted(
-	context: ApiContext,
-	run: CampaignRun,
-	ms: number,
-	signal?: AbortSignal,
-): Promise<Step | undefined> {
-	const until = Date.now() + ms;
-	for (let left = ms; left > 0 && !signal?.aborted; left = until - Date.now()) {
-		await sleepFor(Math.min(left, HALT_LOOK_EVERY_MS), signal);
-		// at the end of the sleep the step reads the halt itself
-		if (until <= Date.now() || signal?.aborted || !haltReadDue(run) || !run.people.length) continue;
-		haltReadAt.set(run, Date.now());
-		const halt = await haltOf(context, run);
-		if (halt) return await haltedStep(context, run, halt);
-	}
-	return undefined;
 }
 
 /**
