@@ -208,6 +208,8 @@ describe('Run Campaign: clock changes and bounded inputs', () => {
 			expect(interval).toBeLessThan(40_000 * MINUTE + 1_000);
 			// 27.8 days asleep: split under Node's timer limit, not a look every millisecond
 			expect(listings()).toBeLessThan(40);
+			// the halt read asleep: a minute apart in the first hour, then further apart (220 reads, not 40,000)
+			expect(sim.requestsTo('GET', '/v1/tags').length).toBeLessThan(250);
 		});
 
 		it.each([

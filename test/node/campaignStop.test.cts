@@ -274,6 +274,49 @@ describe('Run Campaign: Stop, Cancel Campaign, Get Campaign', () => {
 			expect(calls()).toHaveLength(2);
 		});
 
+		// Cancel Campaign cancels the scheduled calls; the sleeping run reads the halt a minute apart in
+		// its first hour asleep, then a twelfth of the time it has slept apart
+		it.each([
+			['30 minutes', 30 * MINUTE, 2 * MINUTE],
+			['6 hours', 6 * HOUR, 31 * MINUTE],
+		])(
+			'halts a campaign asleep until its window opens: asleep %s, the running execution ends soon after, not at the window',
+			async (_asleep, asleepMs, endsWithinMs) => {
+				// Monday 20:00 in London: the 4 calls are scheduled for Tuesday 09:00, and the run sleeps
+				time.clock.setSystemTime(Date.parse('2026-11-30T20:00:00Z'));
+				const people = [1, 2, 3, 4].map(londoner);
+				let endedAt = Infinity;
+				const running = runNode({
+					credentials: credentials(),
+					parameters: campaign({ maxLiveCalls: 4 }),
+					items: people,
+					executionId: 'exec-campaign',
+				}).then((answer) => {
+					endedAt = sim.clock.now();
+					return answer;
+				});
+				await until(() => calls().length === 4 && tagReads() === 2);
+				await time.advance(asleepMs, { stepMs: MINUTE, onStep: () => sim.clock.runDue() });
+				const haltedAt = sim.clock.now();
+				const [cancel, ended] = await settle(
+					Promise.all([
+						runOther(operation('cancelCampaign'), [{ campaign: keyOfCampaign() }]),
+						running,
+					]),
+				);
+				expect(cancel.items[0].json).toMatchObject({ calls_canceled: 4, calls_rang: 0 });
+				expect(endedAt - haltedAt).toBeLessThanOrEqual(endsWithinMs);
+				expect(ended.items.map((item) => item.json.campaign_status)).toEqual([
+					'halted',
+					'halted',
+					'halted',
+					'halted',
+				]);
+				await aDayLater();
+				expect(rang()).toHaveLength(0);
+			},
+		);
+
 		it('halts a worker-freeing campaign: the next call end takes the step that sees the halt, places nothing and resumes the execution', async () => {
 			planCalls(sim).byDefault({ talkMs: 2 * MINUTE });
 			const people = [1, 2, 3, 4].map(londoner);

@@ -5,6 +5,7 @@ import { apiRequest, type ApiContext } from '../../../transport/request';
 import type { CampaignCall } from './calls';
 import { campaignStep, currentCalls, type CampaignRun, type Step } from './engine';
 import { planCampaign } from './plan';
+import { sleepFor } from './sleep';
 
 /**
  * Halting a campaign everywhere (Call → Cancel Campaign). The service's state is the only store
@@ -135,6 +136,45 @@ const haltReadAt = new WeakMap<CampaignRun, number>();
 
 function haltReadDue(run: CampaignRun): boolean {
 	return Date.now() - (haltReadAt.get(run) ?? -Infinity) >= HALT_LOOK_EVERY_MS;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long a run asleep lets pass between reads of the halt: a minute in its first hour asleep,
+ * then a twelfth of the time it has slept, at most 6 hours. Cancel Campaign cancels the scheduled
+ * calls itself; these reads only end the execution. A sleep of 27 days costs 220 tag reads (not
+ * the 40,000 a minute apart would), and a campaign asleep for an hour ends within 5 minutes.
+ */
+function asleepReadEveryMs(asleepMs: number): number {
+	if (asleepMs < HOUR_MS) return HALT_LOOK_EVERY_MS;
+	return Math.min(asleepMs / 12, 6 * HOUR_MS);
+}
+
+/**
+ * Sleep `ms` (ended early by `signal`), reading the halt as asleepReadEveryMs says, counting the
+ * time asleep from `asleepSince` (the sleeps between the daily reads of the do-not-call list are
+ * one sleep): a campaign asleep until a call hours ahead ends soon after Cancel Campaign instead
+ * of at that call. The halted step when a halt came, else undefined.
+ */
+export async function sleepUnlessHalted(
+	context: ApiContext,
+	run: CampaignRun,
+	{ ms, asleepSince }: { ms: number; asleepSince: number },
+	signal?: AbortSignal,
+): Promise<Step | undefined> {
+	const until = Date.now() + ms;
+	for (let left = ms; left > 0 && !signal?.aborted; left = until - Date.now()) {
+		const lastRead = haltReadAt.get(run) ?? asleepSince;
+		const readIn = lastRead + asleepReadEveryMs(Date.now() - asleepSince) - Date.now();
+		await sleepFor(Math.min(left, Math.max(0, readIn)), signal);
+		// at the end of the sleep the step reads the halt itself
+		if (until <= Date.now() || signal?.aborted || !run.people.length) continue;
+		haltReadAt.set(run, Date.now());
+		const halt = await haltOf(context, run);
+		if (halt) return await haltedStep(context, run, halt);
+	}
+	return undefined;
 }
 
 /**
