@@ -10,6 +10,7 @@ import type {
 	INodeParameters,
 	INodeType,
 	IRun,
+	IRunExecutionData,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
@@ -116,7 +117,7 @@ export async function runWorkflow(
 		credentials,
 		extraTypes,
 		{ mode, executionId },
-		{ node: start, data: { main: [[{ json: {} }]] }, source: null },
+		startingWith({ node: start, data: { main: [[{ json: {} }]] }, source: null }),
 	);
 }
 
@@ -139,16 +140,19 @@ export async function runWorkflowFromPoll(
 		credentials,
 		extraTypes,
 		{ mode: 'trigger', executionId: 'exec-1' },
-		{ node: trigger, data: { main: pollOutput }, source: null },
+		startingWith({ node: trigger, data: { main: pollOutput }, source: null }),
 	);
 }
+
+const startingWith = (start: IExecuteData): IRunExecutionData =>
+	createRunExecutionData({ executionData: { nodeExecutionStack: [start] } });
 
 async function execute(
 	json: WorkflowJson,
 	credentials: CredentialData,
 	extraTypes: Record<string, INodeType>,
 	{ mode, executionId }: Required<RunStart>,
-	start: IExecuteData,
+	runExecutionData: IRunExecutionData,
 ): Promise<IRun> {
 	const nodeTypes = new TestNodeTypes(extraTypes);
 	const workflow = new Workflow({
@@ -164,9 +168,6 @@ async function execute(
 		...json,
 		id: json.id ?? 'wf-test',
 		name: json.name ?? 'test',
-	});
-	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [start] },
 	});
 	registerSecret(credentials.apiKey);
 	const workflowExecute = new WorkflowExecute(
@@ -255,11 +256,40 @@ export interface RunNodeOptions extends ActionWorkflowOptions, RunStart {
 
 /** Manual Trigger → (Test Items) → Voice Agent CRM, run through the engine. */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const run = await runWorkflow(actionWorkflow(options), options.credentials, {}, options);
-	const task = run.data.resultData.runData[ACTION_NODE_NAME]?.[0];
+	return nodeRunOf(await runWorkflow(actionWorkflow(options), options.credentials, {}, options));
+}
+
+/** The Voice Agent CRM node's last run in the execution. */
+function nodeRunOf(run: IRun): NodeRun {
+	const task = run.data.resultData.runData[ACTION_NODE_NAME]?.at(-1);
 	return {
 		items: task?.data?.main?.[0] ?? [],
 		error: task?.error ?? run.data.resultData.error,
 		run,
 	};
+}
+
+/**
+ * A user's Retry of a failed `runNode` run, as n8n's ExecutionService.retry makes it: the failed
+ * execution's data as saved (custom data included), without its error and the failed node's last
+ * run, run on from the failed node in mode `retry` under a new execution ID.
+ */
+export async function retryNode(
+	failed: NodeRun,
+	options: RunNodeOptions & { executionId: string },
+): Promise<NodeRun> {
+	const saved = JSON.parse(JSON.stringify(failed.run.data)) as IRunExecutionData;
+	const { lastNodeExecuted } = saved.resultData;
+	delete saved.resultData.error;
+	const runs = lastNodeExecuted ? saved.resultData.runData[lastNodeExecuted] : undefined;
+	if (runs?.at(-1)?.error !== undefined) runs.pop();
+	const json = actionWorkflow(options);
+	const run = await execute(
+		json,
+		options.credentials,
+		{},
+		{ mode: 'retry', executionId: options.executionId },
+		saved,
+	);
+	return nodeRunOf(run);
 }

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine.cts';
+import { retryNode, runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine.cts';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
 import { insertCall, planCalls, type Simulator } from '../../simulator/index.cts';
@@ -94,6 +94,62 @@ describe('Retrying a placement never places a second call for the same item', ()
 			}
 		});
 	}
+
+	describe("as n8n retries: on the failed execution's saved data, custom data included", () => {
+		const retry = (failed: NodeRun, executionId: string) =>
+			time.runUntilSettled(
+				retryNode(failed, {
+					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					parameters: placement(),
+					items: people,
+					executionId,
+				}),
+				{ onStep: () => sim.clock.runDue() },
+			);
+		/** The hour before: the same workflow placed the same calls, and they went through. */
+		const anHourBefore = async () => {
+			await run(placement(), { executionId: 'exec-1' });
+			await time.advance(HOUR);
+		};
+
+		it("an hourly run's Retry places what its failed execution never placed, not taking the hour before's identical calls as its own", async () => {
+			await anHourBefore();
+			loseAnswerOf(1);
+			const failed = await run(placement(), { executionId: 'exec-2' });
+			expect(failed.error?.message).toMatch(/may have been placed/);
+
+			const retried = await retry(failed, 'exec-3');
+			expect(retried.error).toBeUndefined();
+			// one call per person each hour: the third person's was never placed by exec-2
+			expect(callsPerPerson()).toEqual([2, 2, 2]);
+			expect(
+				retried.items.map((item) => [item.json.already_placed, item.json.placed_by_execution]),
+			).toEqual([
+				[true, 'exec-2'],
+				[true, 'exec-2'],
+				[false, 'exec-3'],
+			]);
+		});
+
+		it('a Retry of a Retry finds the calls of both executions before it', async () => {
+			await anHourBefore();
+			loseAnswerOf(0);
+			const failed = await run(placement(), { executionId: 'exec-2' });
+			expect(failed.error?.message).toMatch(/may have been placed/);
+			loseAnswerOf(0);
+			const failedAgain = await retry(failed, 'exec-3');
+			expect(failedAgain.error?.message).toMatch(/may have been placed/);
+
+			const retried = await retry(failedAgain, 'exec-4');
+			expect(retried.error).toBeUndefined();
+			expect(callsPerPerson()).toEqual([2, 2, 2]);
+			expect(retried.items.map((item) => item.json.placed_by_execution)).toEqual([
+				'exec-2',
+				'exec-3',
+				'exec-4',
+			]);
+		});
+	});
 
 	it('a run that repeats nothing looks nothing up: a manual run of the same items places again and reads no list', async () => {
 		await run(placement(), { executionId: 'exec-1' });

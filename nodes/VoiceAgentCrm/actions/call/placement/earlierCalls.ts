@@ -7,14 +7,15 @@ import {
 	LOOK_BACK_MS,
 	MAX_LOOK_UP_PAGES,
 	type PlacementTrace,
-	type TraceKeys,
+	type TraceMatch,
 } from './trace';
 
 /**
  * The never-twice memory (docs/decisions.md): before placing, a Place operation looks for the
  * call an earlier attempt already placed for an item, and only when a repeat is possible, since
  * the look-up costs the listing budget:
- * - a user's Retry of a failed execution (mode `retry`): the call with the item's fingerprint;
+ * - a user's Retry of a failed execution (mode `retry`): the call with the item's fingerprint,
+ *   placed by one of the executions the retried one descends from (placedByExecutions);
  * - another try of this run of the node (its own Retry On Fail, after a placement whose answer
  *   was lost or an item that failed): the call of this execution, node, run and item.
  */
@@ -33,9 +34,55 @@ export function notePlacementSent(context: IExecuteFunctions, itemIndex: number)
 	sentByRun.set(run, sent);
 }
 
-/** What singles out the item's earlier call, or undefined when no earlier call can exist. */
-function lookedFor(context: IExecuteFunctions, trace: PlacementTrace): TraceKeys | undefined {
-	if (context.getMode() === 'retry') return { n8n_fingerprint: trace.n8n_fingerprint };
+/**
+ * The execution's custom data key listing the executions that placed calls: n8n's Retry runs on
+ * the failed execution's saved data, custom data included, so a Retry (and a Retry of it) reads
+ * the executions whose calls may be its items'. Comma-separated, newest last.
+ */
+export const PLACED_BY_KEY = 'voice_agent_crm_placed_by';
+
+/** n8n keeps 512 characters of a custom data value. */
+const CUSTOM_DATA_VALUE_MAX = 512;
+
+function placedByExecutions(context: IExecuteFunctions): string[] {
+	try {
+		return (context.customData.get(PLACED_BY_KEY) ?? '').split(',').filter(Boolean);
+	} catch {
+		return [];
+	}
+}
+
+/**
+ * Note this execution among those that placed calls, before its placements are sent. The oldest
+ * are dropped past n8n's 512 characters (their calls are older than the look-back in practice).
+ */
+export function notePlacingExecution(context: IExecuteFunctions): void {
+	const id = String(context.getExecutionId() ?? '');
+	const ids = placedByExecutions(context);
+	if (!id || ids.includes(id)) return;
+	ids.push(id);
+	while (ids.join(',').length > CUSTOM_DATA_VALUE_MAX) ids.shift();
+	try {
+		context.customData.set(PLACED_BY_KEY, ids.join(','));
+	} catch {
+		// n8n's 10 custom data keys taken by the workflow: a Retry then looks in every execution
+	}
+}
+
+/**
+ * What singles out the item's earlier call, or undefined when no earlier call can exist. A Retry
+ * whose saved data names no placing execution (it crashed before n8n saved it, or an earlier
+ * version of the package ran it) takes the fingerprint's call of any execution: never twice comes
+ * before placing a call another execution's identical one stood for.
+ */
+function lookedFor(context: IExecuteFunctions, trace: PlacementTrace): TraceMatch | undefined {
+	if (context.getMode() === 'retry') {
+		const placers = placedByExecutions(context);
+		return {
+			n8n_fingerprint: trace.n8n_fingerprint,
+			...(placers.length ? { n8n_execution_id: placers } : {}),
+		};
+	}
 	if (!sentByRun.get(context.getExecuteData())?.has(Number(trace.n8n_item))) return undefined;
 	const { n8n_execution_id, n8n_node, n8n_run, n8n_item } = trace;
 	return { n8n_execution_id, n8n_node, n8n_run, n8n_item };
@@ -100,7 +147,7 @@ export async function callsPlacedEarlier(
 	results: ItemResults,
 ): Promise<Map<number, EarlierCall>> {
 	const found = new Map<number, EarlierCall>();
-	const byAgent = new Map<string, Array<{ item: TracedItem; keys: TraceKeys }>>();
+	const byAgent = new Map<string, Array<{ item: TracedItem; keys: TraceMatch }>>();
 	for (const item of items) {
 		const keys = lookedFor(context, item.trace);
 		if (!keys) continue;

@@ -6,7 +6,12 @@ import type { Operation } from '../../../shared/operation';
 import { ItemResults } from '../../../shared/operation';
 import { waitSettingsOf, type WaitSettings } from './waitFields';
 import { apiRequest } from '../../../transport/request';
-import { callsPlacedEarlier, type CallOrigin, type TracedItem } from './earlierCalls';
+import {
+	callsPlacedEarlier,
+	notePlacingExecution,
+	type CallOrigin,
+	type TracedItem,
+} from './earlierCalls';
 import { guardsOf, screenPlacements, type Guards } from './guards';
 import { placeCall, type PlacementEndpoint } from './placement';
 import { placementTrace, withTrace } from './trace';
@@ -61,6 +66,7 @@ export function placementExecute(
 		const results = new ItemResults(this, items.length);
 		const checked = checkItems(this, items.length, build, results);
 		const earlier = await callsPlacedEarlier(this, checked, results);
+		notePlacingExecution(this);
 		// a call an earlier attempt placed is not dialled again: only the new placements are screened
 		const skipped = await screenPlacements(
 			this,

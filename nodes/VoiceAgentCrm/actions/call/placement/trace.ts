@@ -16,6 +16,9 @@ export const TRACE_PREFIX = 'n8n_';
 /** Metadata keys, and the values a call must carry in them all, that single out the calls looked for. */
 export type TraceKeys = Record<string, string>;
 
+/** Trace keys a call must match: each key's value, or one of its values. */
+export type TraceMatch = Record<string, string | string[]>;
+
 /** Who placed a call: the keys every placement adds. */
 export interface PlacementTrace extends TraceKeys {
 	n8n_execution_id: string;
@@ -98,16 +101,18 @@ export function traceOf(call: IDataObject): TraceKeys {
 	);
 }
 
-/** Whether the call's metadata carries every key of `keys` with its value. */
-export function carries(call: IDataObject, keys: TraceKeys): boolean {
+/** Whether the call's metadata carries every key of `keys` with its value (or one of them). */
+export function carries(call: IDataObject, keys: TraceMatch): boolean {
 	const trace = traceOf(call);
-	return Object.entries(keys).every(([key, value]) => trace[key] === value);
+	return Object.entries(keys).every(([key, value]) =>
+		Array.isArray(value) ? value.includes(trace[key]) : trace[key] === value,
+	);
 }
 
 export interface TraceSearch {
 	agentId: string;
 	/** What is looked for: each entry is answered with the newest call carrying all its keys. */
-	wanted: TraceKeys[];
+	wanted: TraceMatch[];
 	/** The item whose request it is, for the request's errors. */
 	itemIndex: number;
 	/** Epoch ms; calls created earlier are not read. Default: 24 hours ago. */
