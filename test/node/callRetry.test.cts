@@ -59,6 +59,13 @@ describe('Retrying a placement never places a second call for the same item', ()
 	const callsPerPerson = () =>
 		people.map(({ to }) => [...sim.org.calls.values()].filter((call) => call.to === to).length);
 	const callIdsOf = (items: NodeRun['items']) => items.map((item) => item.json.call_id);
+	/** Calls per number called that were not canceled before they rang. */
+	const ringingPerPerson = () =>
+		people.map(
+			({ to }) =>
+				[...sim.org.calls.values()].filter((call) => call.to === to && call.phase !== 'canceled')
+					.length,
+		);
 
 	for (const continueOnFail of [false, true]) {
 		it(`Don't Wait, Continue On Fail ${continueOnFail ? 'on' : 'off'}: a Retry after the second answer was lost places only what was never placed`, async () => {
@@ -77,7 +84,8 @@ describe('Retrying a placement never places a second call for the same item', ()
 			expect(retry.error).toBeUndefined();
 			expect(placements() - placedFirst).toBe(continueOnFail ? 0 : 1);
 			expect(callsPerPerson()).toEqual([1, 1, 1]);
-			expect(listings()).toBe(1);
+			// the look-up, and the read that settles the Retry's claim when it placed one
+			expect(listings()).toBe(continueOnFail ? 1 : 2);
 			const stored = (to: string) => [...sim.org.calls.values()].find((call) => call.to === to)!;
 			expect(callIdsOf(retry.items)).toEqual(people.map(({ to }) => stored(to).id));
 			for (const [itemIndex, item] of retry.items.entries()) {
@@ -129,6 +137,34 @@ describe('Retrying a placement never places a second call for the same item', ()
 				[true, 'exec-2'],
 				[false, 'exec-3'],
 			]);
+		});
+
+		it('two Retries of one failed execution pressed at once: each person is called once, and both go on with the same calls', async () => {
+			loseAnswerOf(0);
+			const failed = await run(placement(), { executionId: 'exec-1' });
+			expect(failed.error?.message).toMatch(/may have been placed/);
+			const retryAs = (executionId: string) =>
+				retryNode(failed, {
+					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+					parameters: placement(),
+					items: people,
+					executionId,
+				});
+			const [first, second] = await time.runUntilSettled(
+				Promise.all([retryAs('exec-2'), retryAs('exec-3')]),
+				{ onStep: () => sim.clock.runDue() },
+			);
+			expect([first.error, second.error]).toEqual([undefined, undefined]);
+			expect(callIdsOf(first.items)).toEqual(callIdsOf(second.items));
+			await time.advance(MINUTE, { onStep: () => sim.clock.runDue() });
+			// the losing Retry's calls were canceled before they rang
+			expect(ringingPerPerson()).toEqual([1, 1, 1]);
+			// and a later Retry goes on with the calls kept, never with a canceled one
+			const later = await time.runUntilSettled(retryAs('exec-4'), {
+				onStep: () => sim.clock.runDue(),
+			});
+			expect(callIdsOf(later.items)).toEqual(callIdsOf(first.items));
+			expect(ringingPerPerson()).toEqual([1, 1, 1]);
 		});
 
 		it('a Retry of a Retry finds the calls of both executions before it', async () => {

@@ -7,6 +7,7 @@ import {
 	LOOK_BACK_MS,
 	MAX_LOOK_UP_PAGES,
 	type PlacementTrace,
+	type TraceKeys,
 	type TraceMatch,
 } from './trace';
 
@@ -70,18 +71,35 @@ export function notePlacingExecution(context: IExecuteFunctions): void {
 }
 
 /**
- * What singles out the item's earlier call, or undefined when no earlier call can exist. A Retry
- * whose saved data names no placing execution (it crashed before n8n saved it, or an earlier
- * version of the package ran it) takes the fingerprint's call of any execution: never twice comes
- * before placing a call another execution's identical one stood for.
+ * The trace key a Retry's calls carry besides the placement trace: the execution it retried. A
+ * later Retry of that execution (or of one descending from it) takes them as its items' calls too,
+ * not only those of the executions it descends from.
  */
-function lookedFor(context: IExecuteFunctions, trace: PlacementTrace): TraceMatch | undefined {
+export function retryTrace(context: IExecuteFunctions): TraceKeys {
+	const retried = placedByExecutions(context).at(-1);
+	return context.getMode() === 'retry' && retried ? { n8n_retry_of: retried } : {};
+}
+
+/**
+ * What singles out the item's earlier call, or undefined when no earlier call can exist. A
+ * Retry takes the call with the item's fingerprint placed by an execution it descends from, or by
+ * another Retry of one of them. One whose saved data names no placing execution (it crashed
+ * before n8n saved it, or an earlier version of the package ran it) takes the fingerprint's call
+ * of any execution: never twice comes before placing a call another execution's identical one
+ * stood for.
+ */
+function lookedFor(
+	context: IExecuteFunctions,
+	trace: PlacementTrace,
+): TraceMatch | TraceMatch[] | undefined {
 	if (context.getMode() === 'retry') {
+		const { n8n_fingerprint } = trace;
 		const placers = placedByExecutions(context);
-		return {
-			n8n_fingerprint: trace.n8n_fingerprint,
-			...(placers.length ? { n8n_execution_id: placers } : {}),
-		};
+		if (!placers.length) return { n8n_fingerprint };
+		return [
+			{ n8n_fingerprint, n8n_execution_id: placers },
+			{ n8n_fingerprint, n8n_retry_of: placers },
+		];
 	}
 	if (!sentByRun.get(context.getExecuteData())?.has(Number(trace.n8n_item))) return undefined;
 	const { n8n_execution_id, n8n_node, n8n_run, n8n_item } = trace;
@@ -115,7 +133,7 @@ export interface EarlierCall {
 }
 
 /** The placement answer's fields of a call record read from the list. */
-function placementOf(call: IDataObject): IDataObject {
+export function placementOf(call: IDataObject): IDataObject {
 	const contact = call.contact as IDataObject | null | undefined;
 	return {
 		call_id: call.id,
@@ -147,7 +165,7 @@ export async function callsPlacedEarlier(
 	results: ItemResults,
 ): Promise<Map<number, EarlierCall>> {
 	const found = new Map<number, EarlierCall>();
-	const byAgent = new Map<string, Array<{ item: TracedItem; keys: TraceMatch }>>();
+	const byAgent = new Map<string, Array<{ item: TracedItem; keys: TraceMatch | TraceMatch[] }>>();
 	for (const item of items) {
 		const keys = lookedFor(context, item.trace);
 		if (!keys) continue;

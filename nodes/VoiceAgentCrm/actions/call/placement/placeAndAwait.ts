@@ -9,11 +9,13 @@ import { apiRequest } from '../../../transport/request';
 import {
 	callsPlacedEarlier,
 	notePlacingExecution,
+	retryTrace,
 	type CallOrigin,
 	type TracedItem,
 } from './earlierCalls';
 import { guardsOf, screenPlacements, type Guards } from './guards';
 import { placeCall, type PlacementEndpoint } from './placement';
+import { placeAsClaims } from './retryClaim';
 import { placementTrace, withTrace } from './trace';
 import { awaitCalls, FALLBACK_MAX_CALL_MS, WAIT_MARGIN_MS, type AwaitedCall } from './wait';
 import { putExecutionToWaitForCalls, resumeUrlOf } from './waitByWebhook';
@@ -77,21 +79,22 @@ export function placementExecute(
 		);
 		const waits = this.getNodeParameter('waitFor', 0, 'none') !== 'none';
 		const maxDurations = waits ? await agentMaxDurations(this, checked, results) : new Map();
-		// found calls send their events to the execution that placed them: this one waits by polling
-		const freeWorker = waits && earlier.size === 0 && checked[0]?.settings?.resumeByWebhook;
+		// a Retry's placements are claims (retryClaim.ts), and the calls it goes on with may be
+		// another execution's, whose events go to that execution: a Retry waits by polling
+		const retry = this.getMode() === 'retry';
+		const freeWorker =
+			waits && !retry && earlier.size === 0 && checked[0]?.settings?.resumeByWebhook;
 		const calls: ItemCall[] = [];
+		const toPlace: CheckedItem[] = [];
 		for (const item of checked) {
 			if (results.has(item.itemIndex)) continue;
 			const found = earlier.get(item.itemIndex);
-			if (found) {
-				calls.push({ item, ...found });
-				continue;
-			}
 			const skip = skipped.get(item.itemIndex);
-			if (skip) {
-				results.succeed(item.itemIndex, skip);
-				continue;
-			}
+			if (found) calls.push({ item, ...found });
+			else if (skip) results.succeed(item.itemIndex, skip);
+			else toPlace.push(item);
+		}
+		const place = async (item: CheckedItem, sendBy?: number): Promise<ItemCall | undefined> => {
 			// the resume URL of an execution that will not wait must not receive the call's events
 			if (item.settings?.resumeByWebhook && !freeWorker) delete item.placement.body.webhook_url;
 			try {
@@ -101,11 +104,20 @@ export function placementExecute(
 						`${item.placement.body.webhook_url}`,
 						item.itemIndex,
 					);
-				calls.push({ item, ...(await placeCall(this, endpoint, item.placement.body, item.trace)) });
+				const placed = await placeCall(this, endpoint, item.placement.body, item.trace, { sendBy });
+				return { item, ...placed };
 			} catch (error) {
 				results.fail(item.itemIndex, error);
+				return undefined;
 			}
-		}
+		};
+		if (retry) calls.push(...(await placeAsClaims(this, toPlace, place, results)));
+		else
+			for (const item of toPlace) {
+				const placed = await place(item);
+				if (placed) calls.push(placed);
+			}
+		calls.sort((a, b) => a.item.itemIndex - b.item.itemIndex);
 		if (!waits) {
 			for (const call of calls)
 				results.succeed(call.item.itemIndex, { ...call.placement, ...call.origin });
@@ -147,7 +159,7 @@ function checkItems(
 			const settings = waitSettingsOf(context, itemIndex);
 			const placement = build.call(context, itemIndex);
 			const trace = placementTrace(context, itemIndex, runIndex, placement.body);
-			placement.body = withTrace(placement.body, trace);
+			placement.body = withTrace(placement.body, { ...trace, ...retryTrace(context) });
 			if (settings?.resumeByWebhook)
 				placement.body.webhook_url = resumeUrlFor(context, placement.body, itemIndex);
 			checked.push({

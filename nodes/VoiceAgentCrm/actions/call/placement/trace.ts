@@ -101,18 +101,30 @@ export function traceOf(call: IDataObject): TraceKeys {
 	);
 }
 
-/** Whether the call's metadata carries every key of `keys` with its value (or one of them). */
-export function carries(call: IDataObject, keys: TraceMatch): boolean {
+/**
+ * Whether the call's metadata carries every key of `keys` with its value (or one of them); given
+ * several matches, whether it carries one of them.
+ */
+export function carries(call: IDataObject, keys: TraceMatch | TraceMatch[]): boolean {
 	const trace = traceOf(call);
+	if (Array.isArray(keys)) return keys.some((one) => carries(call, one));
 	return Object.entries(keys).every(([key, value]) =>
 		Array.isArray(value) ? value.includes(trace[key]) : trace[key] === value,
 	);
 }
 
+/**
+ * Whether a listed call was canceled before it rang: the full record has no canceled value, and
+ * such a call shows `incomplete` (docs/decisions.md). It called nobody, so no item goes on with it.
+ */
+export function canceledBeforeRinging(call: IDataObject): boolean {
+	return call.call_status === 'incomplete';
+}
+
 export interface TraceSearch {
 	agentId: string;
-	/** What is looked for: each entry is answered with the newest call carrying all its keys. */
-	wanted: TraceMatch[];
+	/** What is looked for: each entry is answered with the newest call carrying all its keys (one of its matches). */
+	wanted: Array<TraceMatch | TraceMatch[]>;
 	/** The item whose request it is, for the request's errors. */
 	itemIndex: number;
 	/** Epoch ms; calls created earlier are not read. Default: 24 hours ago. */
@@ -159,7 +171,8 @@ export async function scanCalls(
 }
 
 /**
- * The agent's calls since `since` that carry the wanted trace keys, at most
+ * The agent's calls since `since` that carry the wanted trace keys and were not canceled before
+ * they rang (a Retry that lost its claim canceled its call), at most
  * `MAX_LOOK_UP_PAGES` pages, stopping as soon as every wanted entry is found.
  */
 export async function findTracedCalls(
@@ -171,6 +184,7 @@ export async function findTracedCalls(
 		context,
 		{ query: { agent_id: agentId }, itemIndex, since, maxPages: MAX_LOOK_UP_PAGES },
 		(call) => {
+			if (canceledBeforeRinging(call)) return false;
 			wanted.forEach((keys, at) => {
 				if (!calls[at] && carries(call, keys)) calls[at] = call;
 			});

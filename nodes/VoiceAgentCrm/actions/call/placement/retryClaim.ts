@@ -1,0 +1,254 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { ItemResults } from '../../../shared/operation';
+import { apiRequest } from '../../../transport/request';
+import { scheduleOf } from '../campaign/window';
+import { placementOf, type CallOrigin } from './earlierCalls';
+import {
+	canceledBeforeRinging,
+	MAX_LOOK_UP_PAGES,
+	scanCalls,
+	traceOf,
+	type PlacementTrace,
+} from './trace';
+
+/**
+ * A Retry's placements are claims (docs/decisions.md, "The retry memory"): two Retries of one
+ * execution pressed at once both read, before placing, that the item's call was never placed, so
+ * the look-up alone would let both dial. A Retry therefore schedules each call it places
+ * CLAIM_LEAD_MS ahead, reads the agent's calls once the claims are in, and keeps its call only
+ * when no other execution placed the same item (its fingerprint) earlier within RIVAL_WINDOW_MS;
+ * otherwise it cancels its call before it rings and goes on with the earlier one. Every Retry
+ * sees the same list, so the earliest call is kept by all of them.
+ */
+
+/** How far ahead a Retry's call is scheduled: time to place, read and cancel before it rings. */
+const CLAIM_LEAD_MS = 20_000;
+
+/** A claim's placements stop this long before its first call starts, to read and cancel in time. */
+const SETTLE_BEFORE_MS = 8_000;
+
+/** A placement is sent this long before its call starts at the latest. */
+const SEND_BY_MARGIN_MS = 10_000;
+
+/** The read waits this long after the last placement of a claim: the list may lag its writes. */
+const READ_AFTER_MS = 1_000;
+
+/** Another execution's call of the same item created this long before this one is a rival claim. */
+const RIVAL_WINDOW_MS = 60_000;
+
+/** One item to place as a claim: its body (to schedule), its trace, when its call is due. */
+export interface ClaimItem {
+	itemIndex: number;
+	agentId: string;
+	trace: PlacementTrace;
+	placement: { body: IDataObject; startsAt?: number };
+}
+
+/** A placed claim's answer: the call kept for the item and who placed it. */
+export interface Claimed<T extends ClaimItem> {
+	item: T;
+	placement: IDataObject;
+	origin: CallOrigin;
+}
+
+/** Places one item; its latest sending time given. Answers undefined when it failed on its item. */
+export type PlaceClaim<T extends ClaimItem> = (
+	item: T,
+	sendBy: number,
+) => Promise<Claimed<T> | undefined>;
+
+/**
+ * Place `items` as claims: in groups that start within SETTLE_BEFORE_MS of the group's first
+ * call, each group read once per agent after its placements and settled before its calls start.
+ */
+export async function placeAsClaims<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	items: T[],
+	place: PlaceClaim<T>,
+	results: ItemResults,
+): Promise<Array<Claimed<T>>> {
+	const kept: Array<Claimed<T>> = [];
+	let group: Array<Claimed<T>> = [];
+	let groupStartsAt = Infinity;
+	for (const item of items) {
+		if (group.length && Date.now() >= groupStartsAt - SETTLE_BEFORE_MS) {
+			kept.push(...(await settle(context, group, results)));
+			group = [];
+			groupStartsAt = Infinity;
+		}
+		const callAt = scheduleAhead(item);
+		groupStartsAt = Math.min(groupStartsAt, callAt);
+		const placed = await place(item, callAt - SEND_BY_MARGIN_MS);
+		if (placed) group.push(placed);
+	}
+	if (group.length) kept.push(...(await settle(context, group, results)));
+	return kept;
+}
+
+/** The item's call set to start CLAIM_LEAD_MS from now at the soonest; when it starts. */
+function scheduleAhead(item: ClaimItem): number {
+	const soonest = Date.now() + CLAIM_LEAD_MS;
+	const { placement } = item;
+	if (placement.startsAt !== undefined && placement.startsAt >= soonest) return placement.startsAt;
+	// whole seconds: the schedule's format has no milliseconds
+	const callAt = Math.ceil(soonest / 1000) * 1000;
+	delete placement.body.delay;
+	placement.body.schedule = scheduleOf(callAt);
+	placement.startsAt = callAt;
+	return callAt;
+}
+
+/**
+ * One read of each agent's calls since the group's rivals could have been placed, then each
+ * claim kept, or canceled for the earlier call of another execution, which the item goes on with.
+ */
+async function settle<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	group: Array<Claimed<T>>,
+	results: ItemResults,
+): Promise<Array<Claimed<T>>> {
+	await sleep(READ_AFTER_MS);
+	const kept: Array<Claimed<T>> = [];
+	for (const agentId of new Set(group.map((claim) => claim.item.agentId))) {
+		const claims = group.filter((claim) => claim.item.agentId === agentId);
+		let listed: IDataObject[];
+		try {
+			listed = await sameItemCalls(context, agentId, claims);
+		} catch (error) {
+			for (const claim of claims) await giveUp(context, claim, error, results);
+			continue;
+		}
+		for (const claim of claims) {
+			const earlier = earliestRival(claim, listed);
+			if (!earlier) kept.push(claim);
+			else kept.push(await yieldTo(context, claim, earlier, results));
+		}
+	}
+	return kept.filter((claim) => !results.has(claim.item.itemIndex));
+}
+
+/** The agent's calls that carry one of the claims' fingerprints, since the earliest rival time. */
+async function sameItemCalls<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	agentId: string,
+	claims: Array<Claimed<T>>,
+): Promise<IDataObject[]> {
+	const fingerprints = new Set(claims.map((claim) => claim.item.trace.n8n_fingerprint));
+	const since = Math.min(...claims.map(createdAtOf)) - RIVAL_WINDOW_MS;
+	const listed: IDataObject[] = [];
+	const complete = await scanCalls(
+		context,
+		{
+			query: { agent_id: agentId },
+			itemIndex: claims[0].item.itemIndex,
+			since,
+			maxPages: MAX_LOOK_UP_PAGES,
+		},
+		(call) => {
+			if (fingerprints.has(traceOf(call).n8n_fingerprint ?? '')) listed.push(call);
+			return false;
+		},
+	);
+	if (!complete)
+		throw new NodeOperationError(
+			context.getNode(),
+			`More than ${MAX_LOOK_UP_PAGES * 1000} calls of the agent in a minute: whether another Retry placed the same call could not be read`,
+		);
+	return listed;
+}
+
+const createdAtOf = (claim: Claimed<ClaimItem>): number =>
+	Date.parse(String(claim.placement.created_at));
+
+/** Calls in the order they were placed: by creation time, then by ID (the same on every read). */
+function placedBefore(a: { at: number; id: string }, b: { at: number; id: string }): boolean {
+	return a.at < b.at || (a.at === b.at && a.id < b.id);
+}
+const placedOf = (call: IDataObject) => ({
+	at: Date.parse(String(call.created_at)),
+	id: String(call.id),
+});
+
+/** The earliest call of another execution for the same item within the window, if any. */
+function earliestRival<T extends ClaimItem>(
+	claim: Claimed<T>,
+	listed: IDataObject[],
+): IDataObject | undefined {
+	const own = { at: createdAtOf(claim), id: String(claim.placement.call_id) };
+	return listed
+		.filter(
+			(call) =>
+				!canceledBeforeRinging(call) &&
+				traceOf(call).n8n_fingerprint === claim.item.trace.n8n_fingerprint &&
+				placedOf(call).at >= own.at - RIVAL_WINDOW_MS &&
+				placedBefore(placedOf(call), own),
+		)
+		.sort((a, b) => (placedBefore(placedOf(a), placedOf(b)) ? -1 : 1))[0];
+}
+
+/** This claim's call canceled before it rings; the item goes on with the earlier call. */
+async function yieldTo<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	claim: Claimed<T>,
+	earlier: IDataObject,
+	results: ItemResults,
+): Promise<Claimed<T>> {
+	const canceled = await cancelClaim(context, claim, results);
+	if (!canceled) return claim;
+	return {
+		item: claim.item,
+		placement: placementOf(earlier),
+		origin: { already_placed: true, placed_by_execution: traceOf(earlier).n8n_execution_id ?? '' },
+	};
+}
+
+/** The claim's call canceled; false when it could not be (it rang: the item keeps it). */
+async function cancelClaim<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	claim: Claimed<T>,
+	results: ItemResults,
+): Promise<boolean> {
+	const callId = String(claim.placement.call_id);
+	try {
+		await apiRequest.call(context, 'cancelCall', {
+			params: { callId },
+			itemIndex: claim.item.itemIndex,
+		});
+		return true;
+	} catch (error) {
+		if (Number((error as { httpCode?: string }).httpCode) === 409) return false;
+		results.fail(
+			claim.item.itemIndex,
+			new NodeOperationError(
+				context.getNode(),
+				`Item ${claim.item.itemIndex}: call ${callId} was placed, and another execution placed the same call earlier; canceling this one failed, so it may ring too`,
+				{ itemIndex: claim.item.itemIndex, description: (error as Error).message },
+			),
+		);
+		return false;
+	}
+}
+
+/** The list could not be read: the claim's call is canceled before it rings and the item fails. */
+async function giveUp<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	claim: Claimed<T>,
+	error: unknown,
+	results: ItemResults,
+): Promise<void> {
+	const callId = String(claim.placement.call_id);
+	const canceled = await cancelClaim(context, claim, results);
+	if (results.has(claim.item.itemIndex)) return;
+	results.fail(
+		claim.item.itemIndex,
+		new NodeOperationError(
+			context.getNode(),
+			canceled
+				? `Item ${claim.item.itemIndex}: call ${callId} was canceled before it rang: whether another Retry placed this item's call could not be read`
+				: `Item ${claim.item.itemIndex}: call ${callId} was placed and rang; whether another Retry placed this item's call too could not be read`,
+			{ itemIndex: claim.item.itemIndex, description: (error as Error).message },
+		),
+	);
+}
