@@ -22,10 +22,10 @@
  * TEST_N8N_SKIP_EXAMPLES=1, TEST_N8N_SKIP_STOP=1, TEST_N8N_SKIP_CAMPAIGN=1, TEST_N8N_DURABLE_POLLING=1
  * (n8n's durable scheduler for the trigger, which is then also checked across a restart of n8n;
  * the browser part is left out), TEST_N8N_SKIP_BUILD=1 (pack dist/ as it is, as happens anyway
- * when it is current).
+ * when it is current), TEST_N8N_EDITOR_DONE_FILE (written once the editor's checks are over: all.sh).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -78,7 +78,9 @@ export type { Owner } from './lib.cts';
 
 async function main(): Promise<void> {
 	const t0 = Date.now();
-	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', 'n8n'));
+	// a folder per other n8n version: all.sh runs one beside the pinned run
+	const versionSuffix = process.env.N8N_VERSION ? `-${process.env.N8N_VERSION}` : '';
+	const workDir = freshDir(path.join(ROOT, 'test', '.tmp', `n8n${versionSuffix}`));
 	const logDir = freshDir(path.join(workDir, 'logs'));
 	const screenshotDir = freshDir(path.join(workDir, 'screenshots'));
 	const { timed, summary } = stageTimer();
@@ -188,8 +190,12 @@ async function main(): Promise<void> {
 			);
 		}
 		if (browserTest) {
-			work.push(timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)));
-		}
+			work.push(
+				timed('editor in chromium', () => runBrowserTest(n8n, sim, owner, screenshotDir)).finally(
+					signalEditorDone,
+				),
+			);
+		} else signalEditorDone();
 		const outcomes = await Promise.allSettled(work);
 		const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
 		if (rejected) throw rejected.reason;
@@ -210,6 +216,7 @@ async function main(): Promise<void> {
 	} catch (error) {
 		failed = error;
 	} finally {
+		signalEditorDone();
 		await n8n.stop();
 		await sim.stop();
 		await campaignSim?.stop();
@@ -231,6 +238,15 @@ async function main(): Promise<void> {
 	}
 	console.log(`test:n8n: ${checks.passed} passed, 0 failed (${seconds}s)`);
 	process.exit(0);
+}
+
+/**
+ * Tells all.sh (through the file TEST_N8N_EDITOR_DONE_FILE names) that the editor's checks are over:
+ * the other suites start beside this run from then on, not while the browser's clicks race the clock.
+ */
+function signalEditorDone(): void {
+	const file = process.env.TEST_N8N_EDITOR_DONE_FILE;
+	if (file) writeFileSync(file, `${new Date().toISOString()}\n`);
 }
 
 /**

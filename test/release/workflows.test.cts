@@ -84,7 +84,7 @@ describe('.github/workflows/ci.yml', () => {
 
 	it('checks out the sources, then runs exactly the commands of .ci/run, in order', () => {
 		expect(ciRunCommands()).toEqual(
-			expect.arrayContaining(['npm run build', 'npm run lint', 'npm test', 'npm run test:n8n']),
+			expect.arrayContaining(['npm run build', 'npm run lint', 'npm test', 'npm run test:n8n:all']),
 		);
 		expect(commands(flow)).toEqual(ciRunCommands());
 		expect(Object.values(flow.jobs)[0].steps[0].uses).toMatch(/^actions\/checkout@/);
