@@ -104,16 +104,17 @@ describe('Retrying a placement never places a second call for the same item', ()
 	}
 
 	describe("as n8n retries: on the failed execution's saved data, custom data included", () => {
-		const retry = (failed: NodeRun, executionId: string) =>
-			time.runUntilSettled(
-				retryNode(failed, {
-					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-					parameters: placement(),
-					items: people,
-					executionId,
-				}),
-				{ onStep: () => sim.clock.runDue() },
-			);
+		/** A Retry of `failed` under a new execution ID; `retry` drives it on fake time. */
+		const retryOf = (failed: NodeRun, executionId: string) =>
+			retryNode(failed, {
+				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+				parameters: placement(),
+				items: people,
+				executionId,
+			});
+		const drive = <T,>(work: Promise<T>) =>
+			time.runUntilSettled(work, { onStep: () => sim.clock.runDue() });
+		const retry = (failed: NodeRun, executionId: string) => drive(retryOf(failed, executionId));
 		/** The hour before: the same workflow placed the same calls, and they went through. */
 		const anHourBefore = async () => {
 			await run(placement(), { executionId: 'exec-1' });
@@ -143,16 +144,8 @@ describe('Retrying a placement never places a second call for the same item', ()
 			loseAnswerOf(0);
 			const failed = await run(placement(), { executionId: 'exec-1' });
 			expect(failed.error?.message).toMatch(/may have been placed/);
-			const retryAs = (executionId: string) =>
-				retryNode(failed, {
-					credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
-					parameters: placement(),
-					items: people,
-					executionId,
-				});
-			const [first, second] = await time.runUntilSettled(
-				Promise.all([retryAs('exec-2'), retryAs('exec-3')]),
-				{ onStep: () => sim.clock.runDue() },
+			const [first, second] = await drive(
+				Promise.all([retryOf(failed, 'exec-2'), retryOf(failed, 'exec-3')]),
 			);
 			expect([first.error, second.error]).toEqual([undefined, undefined]);
 			expect(callIdsOf(first.items)).toEqual(callIdsOf(second.items));
@@ -160,9 +153,7 @@ describe('Retrying a placement never places a second call for the same item', ()
 			// the losing Retry's calls were canceled before they rang
 			expect(ringingPerPerson()).toEqual([1, 1, 1]);
 			// and a later Retry goes on with the calls kept, never with a canceled one
-			const later = await time.runUntilSettled(retryAs('exec-4'), {
-				onStep: () => sim.clock.runDue(),
-			});
+			const later = await retry(failed, 'exec-4');
 			expect(callIdsOf(later.items)).toEqual(callIdsOf(first.items));
 			expect(ringingPerPerson()).toEqual([1, 1, 1]);
 		});
