@@ -60,8 +60,9 @@ export type PlaceClaim<T extends ClaimItem> = (
 ) => Promise<Claimed<T> | undefined>;
 
 /**
- * Place `items` as claims: in groups that start within SETTLE_BEFORE_MS of the group's first
- * call, each group read once per agent after its placements and settled before its calls start.
+ * Place `items` as claims, in groups: a group closes SETTLE_BEFORE_MS before its first call starts
+ * (its placements sent within 12 s), then is read once per agent and settled before its calls
+ * start. Answers the calls the items go on with, their own or the earlier ones.
  */
 export async function placeAsClaims<T extends ClaimItem>(
 	context: IExecuteFunctions,
