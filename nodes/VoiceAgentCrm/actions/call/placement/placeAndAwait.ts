@@ -83,7 +83,7 @@ export function placementExecute(
 		// another execution's, whose events go to that execution: a Retry waits by polling
 		const retry = this.getMode() === 'retry';
 		const freeWorker =
-			waits && !retry && earlier.size === 0 && checked[0]?.settings?.resumeByWebhook;
+			waits && !retry && earlier.size === 0 && checked[0]?.settings?.resumeByWebhook === true;
 		const calls: ItemCall[] = [];
 		const toPlace: CheckedItem[] = [];
 		for (const item of checked) {
@@ -94,29 +94,7 @@ export function placementExecute(
 			else if (skip) results.succeed(item.itemIndex, skip);
 			else toPlace.push(item);
 		}
-		const place = async (item: CheckedItem, sendBy?: number): Promise<ItemCall | undefined> => {
-			// the resume URL of an execution that will not wait must not receive the call's events
-			if (item.settings?.resumeByWebhook && !freeWorker) delete item.placement.body.webhook_url;
-			try {
-				if (freeWorker)
-					await refuseUnreachableWebhookUrl(
-						this,
-						`${item.placement.body.webhook_url}`,
-						item.itemIndex,
-					);
-				const placed = await placeCall(this, endpoint, item.placement.body, item.trace, { sendBy });
-				return { item, ...placed };
-			} catch (error) {
-				results.fail(item.itemIndex, error);
-				return undefined;
-			}
-		};
-		if (retry) calls.push(...(await placeAsClaims(this, toPlace, place, results)));
-		else
-			for (const item of toPlace) {
-				const placed = await place(item);
-				if (placed) calls.push(placed);
-			}
+		calls.push(...(await placeItems(this, endpoint, toPlace, results, freeWorker)));
 		calls.sort((a, b) => a.item.itemIndex - b.item.itemIndex);
 		if (!waits) {
 			for (const call of calls)
@@ -135,6 +113,45 @@ export function placementExecute(
 		}
 		return results.items();
 	};
+}
+
+/**
+ * Place the items no earlier attempt placed: a Retry's as claims (retryClaim.ts), the others one
+ * after another. Answers the calls the items go on with; an item that failed is in `results`.
+ */
+async function placeItems(
+	context: IExecuteFunctions,
+	endpoint: PlacementEndpoint,
+	items: CheckedItem[],
+	results: ItemResults,
+	freeWorker: boolean,
+): Promise<ItemCall[]> {
+	const place = async (item: CheckedItem, sendBy?: number): Promise<ItemCall | undefined> => {
+		// the resume URL of an execution that will not wait must not receive the call's events
+		if (item.settings?.resumeByWebhook && !freeWorker) delete item.placement.body.webhook_url;
+		try {
+			if (freeWorker)
+				await refuseUnreachableWebhookUrl(
+					context,
+					`${item.placement.body.webhook_url}`,
+					item.itemIndex,
+				);
+			const placed = await placeCall(context, endpoint, item.placement.body, item.trace, {
+				sendBy,
+			});
+			return { item, ...placed };
+		} catch (error) {
+			results.fail(item.itemIndex, error);
+			return undefined;
+		}
+	};
+	if (context.getMode() === 'retry') return await placeAsClaims(context, items, place, results);
+	const placed: ItemCall[] = [];
+	for (const item of items) {
+		const call = await place(item);
+		if (call) placed.push(call);
+	}
+	return placed;
 }
 
 /** The node's run in this execution (a loop runs it more than once). */
