@@ -55,10 +55,12 @@ export interface WebhookCall {
 export interface WaitingExecutionOptions extends ActionWorkflowOptions {
 	credentials: CredentialData;
 	items: IDataObject[];
+	/** Default `exec-waiting-1`: two executions of one workflow need their own. */
+	executionId?: string;
 }
 
 export class WaitingExecution {
-	readonly executionId = 'exec-waiting-1';
+	readonly executionId: string;
 	readonly webhookCalls: WebhookCall[] = [];
 	/** The run data as saved while the execution waits; undefined once it has resumed. */
 	saved?: string;
@@ -71,6 +73,7 @@ export class WaitingExecution {
 	private readonly connections: IConnections;
 
 	constructor(private readonly options: WaitingExecutionOptions) {
+		this.executionId = options.executionId ?? 'exec-waiting-1';
 		registerSecret(options.credentials.apiKey);
 		({ nodes: this.nodes, connections: this.connections } = actionWorkflow(options));
 	}
@@ -105,6 +108,12 @@ export class WaitingExecution {
 		this.saved = undefined;
 		this.resumedRun = await this.execute(runExecutionData);
 		return this.resumedRun;
+	}
+
+	/** The process that ran it is gone (a worker killed): its resume URL answers nothing from now on. */
+	async crash(): Promise<void> {
+		this.server?.closeAllConnections();
+		await this.stop();
 	}
 
 	async stop(): Promise<void> {

@@ -144,24 +144,38 @@ describe('Run Campaign', () => {
 			expect(peakLive(calls())).toBe(3);
 		});
 
-		it('never calls a person twice: another list skips who was called, and the same list run again places nothing', async () => {
+		it('never calls a person twice: another list of the node goes on with who was called, another workflow’s skips them, and the same list run again places nothing', async () => {
 			const first = await run(campaign(), [1, 2, 3].map(londoner), { executionId: 'exec-1' });
 			expect(first.items.map((item) => item.json.campaign_status)).toEqual([
 				'called',
 				'called',
 				'called',
 			]);
+			// the same node with another list: the campaign is the people, who were called already
 			const second = await run(campaign(), [2, 3, 4].map(londoner), { executionId: 'exec-2' });
-			expect(second.items.map((item) => item.json.campaign_status)).toEqual([
+			expect(second.items.map(({ json }) => [json.campaign_status, json.from_earlier_run])).toEqual(
+				[
+					['called', true],
+					['called', true],
+					['called', false],
+				],
+			);
+			expect(second.items[0].json.call_id).toBe(callsTo(londoner(2).to)[0].id);
+			// another workflow's campaign skips them
+			const other = await run(campaign(), [2, 3, 5].map(londoner), {
+				workflowId: 'wf-other',
+				executionId: 'exec-other',
+			});
+			expect(other.items.map((item) => item.json.campaign_status)).toEqual([
 				'skipped',
 				'skipped',
 				'called',
 			]);
-			expect(second.items[0].json.reason).toMatch(
-				/Already called by this workflow .* \(execution exec-1\)/,
+			expect(other.items[0].json.reason).toMatch(
+				/Already called by a campaign of another workflow \(wf-test\) .* \(execution exec-1\)/,
 			);
-			expect(second.items[0].json.call_id).toBe(callsTo(londoner(2).to)[0].id);
-			// Get Campaign counts the two skipped by the other list's campaign, from what its call carries
+			expect(other.items[0].json.call_id).toBe(callsTo(londoner(2).to)[0].id);
+			// Get Campaign counts the two skipped by the other workflow's campaign, from what its call carries
 			const progress = await run(
 				{
 					resource: 'call',
@@ -169,7 +183,8 @@ describe('Run Campaign', () => {
 					agentId: campaign().agentId,
 					campaign: '={{ $json.campaign }}',
 				},
-				[{ campaign: second.items[2].json.campaign }],
+				[{ campaign: other.items[2].json.campaign }],
+				{ workflowId: 'wf-other' },
 			);
 			expect(progress.items[0].json).toMatchObject({
 				people: 3,
@@ -187,8 +202,8 @@ describe('Run Campaign', () => {
 			expect(again.items.map((item) => item.json.call_id)).toEqual(
 				first.items.map((item) => item.json.call_id),
 			);
-			expect(rang()).toHaveLength(4);
-			for (const n of [1, 2, 3, 4]) expect(callsTo(londoner(n).to)).toHaveLength(1);
+			expect(rang()).toHaveLength(5);
+			for (const n of [1, 2, 3, 4, 5]) expect(callsTo(londoner(n).to)).toHaveLength(1);
 		});
 
 		it('answers bad rows on their own items, with the field and the reason, and calls the others', async () => {

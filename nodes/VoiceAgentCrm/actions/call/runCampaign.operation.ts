@@ -8,13 +8,11 @@ import { ItemResults, sampleById } from '../../shared/operation';
 import { refuseUnreachableWebhookUrl } from '../../shared/webhookReach';
 import { fullNameField, toNumberField } from './fields';
 import { runByPolling } from './campaign/byPolling';
-import { waitForCampaign } from './campaign/byWebhook';
-import { stepUnlessHalted } from './campaign/halt';
+import { mayWaitForEvents, waitForCampaign } from './campaign/byWebhook';
 import { CAMPAIGN_FIELDS, DEFAULT_REMEMBER_DAYS } from './campaign/fields';
 import { campaignItems } from './campaign/outcome';
 import { campaignGuardsOf, screenCampaign } from './campaign/screen';
 import { startRun } from './campaign/start';
-import { untilStopped } from './campaign/stop';
 import { resumeUrlOf } from './placement/waitByWebhook';
 
 /**
@@ -83,11 +81,7 @@ export const runCampaign: Operation = {
 		}
 		if (!webhookUrl) return campaignItems(run, await runByPolling(this, run));
 		if (run.people.length) await refuseUnreachableWebhookUrl(this, webhookUrl, 0);
-		const step = await untilStopped(this, run, async (seen) => {
-			const first = await stepUnlessHalted(this, run);
-			seen(first);
-			return first;
-		});
+		const step = await runByPolling(this, run, (step) => mayWaitForEvents(run, step));
 		if (step.plan.finished) return campaignItems(run, step);
 		return await waitForCampaign(this, run, step, options.rememberDays ?? DEFAULT_REMEMBER_DAYS);
 	},

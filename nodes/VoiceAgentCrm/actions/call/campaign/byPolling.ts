@@ -16,28 +16,32 @@ import { untilStopped } from './stop';
  */
 const LOOK_EVERY_MS = 15_000;
 
-function nextLookIn(run: CampaignRun, step: Step, now: number): number {
-	const live = step.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
+function nextLookIn(step: Step, now: number): number {
+	const live = step.plan.followed.filter((call) => call.stage === 'live');
 	const startsLater = live.map((call) => call.callAt).filter((at) => at > now);
 	if (!live.length || startsLater.length < live.length) return LOOK_EVERY_MS;
 	return Math.min(...startsLater) - now + LOOK_EVERY_MS;
 }
+
+/** Whether the run may end its polling before the campaign is finished (a wait for events after). */
+export type EnoughPolling = (step: Step) => boolean;
 
 /** The steps, a look every so often, until the campaign is finished (or a Stop rejects the sleep). */
 async function stepsUntilFinished(
 	context: IExecuteFunctions,
 	run: CampaignRun,
 	seen: (step: Step) => void,
+	enough: EnoughPolling,
 ): Promise<Step> {
 	const stop = cancelSignalOf(context);
 	let step = await stepUnlessHalted(context, run);
 	seen(step);
 	// since when the looks have been sleeps past a call's start, not 15 s looks at a call on its way
 	let asleepSince: number | undefined;
-	while (!step.plan.finished) {
+	while (!step.plan.finished && !enough(step)) {
 		// a scheduled call waits no longer than the next read of the do-not-call list, which may cancel it
 		const now = Date.now();
-		const sleepMs = Math.max(0, Math.min(nextLookIn(run, step, now), marksDueIn(run, now)));
+		const sleepMs = Math.max(0, Math.min(nextLookIn(step, now), marksDueIn(run, now)));
 		asleepSince = sleepMs > LOOK_EVERY_MS ? (asleepSince ?? now) : undefined;
 		const halted = await sleepUnlessHalted(
 			context,
@@ -52,6 +56,10 @@ async function stepsUntilFinished(
 	return step;
 }
 
-export async function runByPolling(context: IExecuteFunctions, run: CampaignRun): Promise<Step> {
-	return await untilStopped(context, run, (seen) => stepsUntilFinished(context, run, seen));
+export async function runByPolling(
+	context: IExecuteFunctions,
+	run: CampaignRun,
+	enough: EnoughPolling = () => false,
+): Promise<Step> {
+	return await untilStopped(context, run, (seen) => stepsUntilFinished(context, run, seen, enough));
 }

@@ -15,7 +15,9 @@ import { campaignItems } from './outcome';
  * and every campaign call's own webhook URL is the execution's resume URL. Each call's end event
  * runs one step (campaign/engine.ts) in n8n's webhook handler; the step that finds the campaign
  * finished resumes the execution with the people's items. A step reads the whole campaign from
- * the service, so an event lost (n8n restarting) is made up by the next one.
+ * the service, so an event lost (n8n restarting) is made up by the next one. Only this
+ * execution's calls send it events: it starts waiting once none of the calls it follows is
+ * another's left from before it (`mayWaitForEvents`), and ends early once only others' are live.
  *
  * The run is kept where n8n keeps a waiting node's input, as Place AI Call's wait does
  * (placement/waitByWebhook.ts): on the first item, under `campaign_run`. These items are also
@@ -45,6 +47,23 @@ function stepInTurn(campaign: string, takeStep: () => Promise<Step>): Promise<St
 	return step;
 }
 
+/** Longer than n8n takes to save the execution as waiting once the node asks to wait. */
+const WAIT_SAVED_WITHIN_MS = 5_000;
+
+/**
+ * Whether the run may wait for its calls' events instead of looking itself: none of the calls it
+ * follows sends them elsewhere (a call made before the run started, by an earlier execution of
+ * the campaign, crashed or superseded, sends them to that execution's resume URL), and one of
+ * its own calls will end after the wait has begun (a call still scheduled that far ahead), so
+ * that an event comes. Until then the run holds its worker and looks, within its calls' time.
+ */
+export function mayWaitForEvents(run: CampaignRun, step: Step): boolean {
+	const live = step.plan.followed.filter((call) => call.stage === 'live');
+	if (live.some((call) => call.createdAt < run.startedAt)) return false;
+	const waitSavedBy = Date.now() + WAIT_SAVED_WITHIN_MS;
+	return live.some((call) => call.scheduled && call.callAt >= waitSavedBy);
+}
+
 export async function waitForCampaign(
 	context: IExecuteFunctions,
 	run: CampaignRun,
@@ -67,7 +86,20 @@ export async function waitForCampaign(
 	return campaignItems(run, step);
 }
 
-/** A call event of a waiting campaign: one step, and the execution resumed once the campaign is finished. */
+/**
+ * The executions whose calls are the campaign's live ones, when none is this execution's: no event
+ * will reach it any more (a later run of the campaign took over), so it ends with its items.
+ */
+function othersFollowing(run: CampaignRun, step: Step): string[] | undefined {
+	const live = step.plan.followed.filter((call) => call.stage === 'live');
+	if (live.some((call) => call.executionId === run.executionId)) return undefined;
+	return [...new Set(live.map((call) => call.executionId))];
+}
+
+/**
+ * A call event of a waiting campaign: one step, and the execution resumed once the campaign is
+ * finished, or once only other executions' calls are live (superseded: `othersFollowing`).
+ */
 export async function campaignWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const items = this.evaluateExpression('{{ $input.all() }}', 0) as INodeExecutionData[];
 	const run = items?.[0]?.json?.[RUN_KEY] as CampaignRun | undefined;
@@ -81,7 +113,11 @@ export async function campaignWebhook(this: IWebhookFunctions): Promise<IWebhook
 		// a failed look leaves the campaign waiting: the next call event takes the step again
 		return { webhookResponse: { received: true, resumed: false } };
 	}
-	if (!step.plan.finished) return { webhookResponse: { received: true, resumed: false } };
+	if (!step.plan.finished) {
+		const followers = othersFollowing(run, step);
+		if (!followers) return { webhookResponse: { received: true, resumed: false } };
+		step.followedBy = followers;
+	}
 	return {
 		webhookResponse: { received: true, resumed: true },
 		workflowData: [campaignItems(run, step)],

@@ -41,6 +41,8 @@ export interface CampaignCall {
 	attempt: number;
 	lane: number;
 	workflowId: string;
+	/** The node that placed it: one node's runs share their people (campaign/plan.ts `callsOfRun`). */
+	node: string;
 	executionId: string;
 	createdAt: number;
 	callAt: number;
@@ -66,6 +68,7 @@ export function campaignCallOf(record: IDataObject): CampaignCall | undefined {
 		attempt: Number(trace.n8n_attempt) || 1,
 		lane: Number(trace.n8n_lane) || 0,
 		workflowId: trace.n8n_workflow_id ?? '',
+		node: trace.n8n_node ?? '',
 		executionId: trace.n8n_execution_id ?? '',
 		createdAt,
 		callAt: Date.parse(trace.n8n_call_at ?? '') || createdAt,

@@ -17,6 +17,7 @@ import { campaignRulesTrace } from './progress';
 import {
 	planCampaign,
 	type CallMadeAt,
+	type CampaignIdentity,
 	type CampaignRules,
 	type Person,
 	type Placement,
@@ -56,10 +57,7 @@ const CANCEL_MARGIN_MS = 5_000;
 const LOOK_AGAIN_MS = 2_000;
 
 /** What a campaign run knows besides the calls: kept in the execution while it waits. */
-export interface CampaignRun {
-	campaign: string;
-	workflowId: string;
-	node: string;
+export interface CampaignRun extends CampaignIdentity {
 	executionId: string;
 	runIndex: number;
 	agentId: string;
@@ -82,6 +80,8 @@ export interface CampaignRun {
 	earlier: CampaignCall[];
 	/** Why the service refused a person's placement, by number: refused once, not placed again in the run. */
 	refusals?: Record<string, string>;
+	/** The people whose calls an earlier list of the node made, none this list's, as of the last plan. */
+	fromEarlierLists?: number;
 	/** The people a step's plan skips (another campaign's, no calling hours), as of the last plan. */
 	skippedInSteps?: Partial<Record<SkipReason, number>>;
 	/** When the organization's do-not-call list was last read; undefined when it is not honoured. */
@@ -407,6 +407,7 @@ function leftToTheStop(run: CampaignRun, open: Sent[]): void {
 						attempt: placement.attempt,
 						lane: placement.lane,
 						workflowId: run.workflowId,
+						node: run.node,
 						executionId: run.executionId,
 						createdAt: answeredAt,
 						callAt: placement.callAt,
@@ -422,6 +423,9 @@ function leftToTheStop(run: CampaignRun, open: Sent[]): void {
 function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
 	return planCampaign({
 		campaign: run.campaign,
+		workflowId: run.workflowId,
+		node: run.node,
+		startedAt: run.startedAt,
 		people: run.people,
 		calls,
 		rules: run.rules,
@@ -441,6 +445,11 @@ export interface Step {
 	failure?: string;
 	/** Set when Cancel Campaign halted the campaign (campaign/halt.ts): nothing more is placed. */
 	halted?: Halt;
+	/**
+	 * Freeing the worker: the executions that follow the campaign's live calls, when none of them
+	 * is this execution's (campaign/byWebhook.ts): it hears no more and ends.
+	 */
+	followedBy?: string[];
 }
 
 /** When a call rings, for a message: now for a call past its start, else its start. */
@@ -517,14 +526,15 @@ async function lookAndAct(
 	for (let round = 0; ; round++) {
 		if (isStopped(context)) throw stoppedInStep(context);
 		Object.assign(run, horizonAfter(run, seen));
-		run.live = seen.calls.filter((call) => call.campaign === run.campaign && call.stage === 'live');
 		lastListed.set(run, seen.calls);
 		const plan = planOf(run, seen.calls);
+		run.live = plan.followed.filter((call) => call.stage === 'live');
 		// what the next placements carry for Get Campaign: the skips known only to a step
 		run.skippedInSteps = {
 			called_by_another_campaign: plan.heldElsewhere.size,
 			no_calling_hours: plan.noHours.size,
 		};
+		run.fromEarlierLists = plan.fromEarlierLists;
 		for (const call of plan.cancel) await cancel(context, call.id);
 		if (!plan.place.length) return { plan, calls: seen.calls };
 		// a placement canceled by another (Cancel Campaign) is placed anew only if no halt came since
@@ -562,6 +572,8 @@ export async function campaignStep(
 			place: [],
 			cancel: [],
 			heldElsewhere: new Map(),
+			followed: [],
+			fromEarlierLists: 0,
 			noHours: new Set<string>(),
 			finished: true,
 		};

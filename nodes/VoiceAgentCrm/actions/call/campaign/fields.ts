@@ -144,7 +144,7 @@ const maxTriesField: INodeProperties = {
 		'Calls to one person at most, the first one included (3 = the first call and 2 redials)',
 };
 
-/** How long calls are remembered: a person called in it by another list of the workflow is skipped. */
+/** How long calls are remembered: a person another campaign called in it is skipped. */
 export const DEFAULT_REMEMBER_DAYS = 7;
 
 const campaignOptionsField: INodeProperties = {
@@ -175,7 +175,7 @@ const campaignOptionsField: INodeProperties = {
 			typeOptions: { minValue: 1, maxValue: 30 },
 			default: DEFAULT_REMEMBER_DAYS,
 			description:
-				'People a campaign called in this many days are skipped by another list (see Remember Calls Of); the same list run again goes on with its campaign',
+				"People another workflow's or node's campaign called in this many days are skipped (see Remember Calls Of); a run of this node goes on with the calls its earlier runs made to its people, whatever list they ran",
 		},
 		{
 			displayName: 'Remember Calls Of',

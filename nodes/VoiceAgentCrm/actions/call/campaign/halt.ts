@@ -4,7 +4,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { apiRequest, type ApiContext } from '../../../transport/request';
 import type { CampaignCall } from './calls';
 import { campaignStep, currentCalls, type CampaignRun, type Step } from './engine';
-import { planCampaign } from './plan';
+import { callsOfRun } from './plan';
 import { sleepFor } from './sleep';
 
 /**
@@ -98,22 +98,21 @@ export async function cancelScheduled(
 async function haltedStep(context: ApiContext, run: CampaignRun, halt: Halt): Promise<Step> {
 	const refusals = new Map(Object.entries(run.refusals ?? {}));
 	const calls = await currentCalls(context, run);
-	const own = calls.filter((call) => call.campaign === run.campaign);
-	const { canceled } = await cancelScheduled(context, own);
+	const { canceled } = await cancelScheduled(context, callsOfRun(run, calls).followed);
 	const gone = new Set(canceled.map((call) => call.id));
 	const after = calls.map((call) =>
 		gone.has(call.id) ? { ...call, stage: 'canceled' as const, scheduled: false } : call,
 	);
-	const { heldElsewhere } = planCampaign({
-		campaign: run.campaign,
-		people: run.people,
-		calls: after,
-		rules: run.rules,
-		now: Date.now(),
-		leadMs: 0,
-		refused: new Set(refusals.keys()),
-	});
-	const plan = { place: [], cancel: [], heldElsewhere, noHours: new Set<string>(), finished: true };
+	const { heldElsewhere, followed } = callsOfRun(run, after);
+	const plan = {
+		place: [],
+		cancel: [],
+		heldElsewhere,
+		followed,
+		fromEarlierLists: 0,
+		noHours: new Set<string>(),
+		finished: true,
+	};
 	return { plan, calls: after, refusals, halted: halt };
 }
 

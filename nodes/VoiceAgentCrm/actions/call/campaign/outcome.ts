@@ -38,6 +38,21 @@ function haltedReason(halt: Halt, tries: number, live: CampaignCall | undefined)
 	return `Cancel Campaign halted the campaign (tag ${halt.tag}): ${how}. To call again, delete that tag (Tag → Delete) and run the list again.`;
 }
 
+/** The reason of a person not done when a later run of the campaign took it over (`Step.followedBy`). */
+function supersededReason(
+	unfinished: string,
+	live: CampaignCall | undefined,
+	followers: string[],
+): string {
+	const call = live
+		? `; call ${live.id} is under way, placed by execution ${live.executionId}, which follows it (Call → Get reads its outcome)`
+		: '';
+	const whose = followers.length
+		? `the campaign's live calls are execution ${followers.join(', ')}'s, whose items give the outcome`
+		: 'no call of it is live to send it an event';
+	return `${unfinished}${call}. This execution ended early: ${whose}; running the same list again goes on with the campaign`;
+}
+
 /** Which calling rule applied to the person (`calling_rule`), on the day of the latest call or of this step. */
 function callingRuleOf(person: Person, step: Step): string {
 	if (!person.lawful) return 'not checked: Calling Hours is Only My Window';
@@ -69,15 +84,11 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 			attempts: [],
 			...who,
 		};
-	const attempts = step.calls
-		.filter((call) => call.campaign === run.campaign && call.person === person.key)
-		.filter((call) => call.stage === 'over')
-		.sort(byClaimOrder);
+	const calls = step.plan.followed.filter((call) => call.person === person.key);
+	const attempts = calls.filter((call) => call.stage === 'over').sort(byClaimOrder);
 	const refusal = step.refusals.get(person.key);
 	const last = attempts.at(-1);
-	const liveCall = step.calls.find(
-		(call) => call.campaign === run.campaign && call.person === person.key && call.stage === 'live',
-	);
+	const liveCall = calls.find((call) => call.stage === 'live');
 	const live = !!liveCall;
 	const redial =
 		!!last && run.rules.redialOn.includes(last.result!) && attempts.length < run.rules.maxTries;
@@ -113,7 +124,9 @@ function personItem(person: Person, run: CampaignRun, step: Step): IDataObject {
 						? `No hour in the next two weeks in which a call may start in every zone of the person (${person.place.zones.join(', ')}): Call On, Call From and Call Until do not meet the calling rule; ${unfinished.toLowerCase()}`
 						: step.failure
 							? `${liveCall ? `Call ${liveCall.id} is scheduled for ${new Date(liveCall.callAt).toISOString()} and will ring; ` : ''}${unfinished}. The campaign stopped following its calls: ${step.failure}`
-							: unfinished,
+							: step.followedBy
+								? supersededReason(unfinished, liveCall, step.followedBy)
+								: unfinished,
 		tries: shown.length,
 		attempts: shown.map(attemptOf).reverse(),
 		...who,

@@ -31,8 +31,19 @@ export interface CallMadeAt {
 	at: number;
 }
 
-export interface CampaignView {
+/**
+ * Which campaign a run is: the key of its list, and the node whose runs share one campaign of
+ * people (docs/campaigns.md, "The campaign is the people").
+ */
+export interface CampaignIdentity {
 	campaign: string;
+	workflowId: string;
+	node: string;
+	/** When the run started: the node's calls to its people made before it are the run's to go on with. */
+	startedAt: number;
+}
+
+export interface CampaignView extends CampaignIdentity {
 	people: Person[];
 	/** Every campaign call of the workflow to these people in the remembered period, any campaign. */
 	calls: CampaignCall[];
@@ -61,6 +72,10 @@ export interface Plan {
 	cancel: CampaignCall[];
 	/** People another campaign (Remember Calls Of: any workflow, or this one) called first, with its first call. */
 	heldElsewhere: Map<string, CampaignCall>;
+	/** The calls the run goes on with, canceled ones included (`callsOfRun`). */
+	followed: CampaignCall[];
+	/** People whose calls are all of an earlier list of the node, none of this run's list, once placed. */
+	fromEarlierLists: number;
 	/** People due a call with no hour to start it in the next two weeks (window and rules never meet). */
 	noHours: Set<string>;
 	/** Nothing live and nothing left to place (refused people aside). */
@@ -84,36 +99,65 @@ function groupBy(calls: CampaignCall[], key: (call: CampaignCall) => string) {
  */
 function forbiddenNow(view: CampaignView, people: Map<string, Person>, call: CampaignCall) {
 	if (!call.scheduled) return false;
-	if (call.lane >= view.rules.maxLive || view.suppressed?.has(call.person)) return true;
+	const pastLanes = call.campaign === view.campaign && call.lane >= view.rules.maxLive;
+	if (pastLanes || view.suppressed?.has(call.person)) return true;
 	const person = people.get(call.person);
 	return !!person && openingFor(person, call.callAt) !== call.callAt;
 }
 
+const ofSameNode = (run: CampaignIdentity, call: CampaignCall) =>
+	call.workflowId === run.workflowId && call.node === run.node;
+
+/**
+ * Whose each person is, from their first call (claim order): the run's when that call is of its
+ * own list, or of another list of the same node made before the run started (the same people run
+ * again with rows added or gone go on with their calls); another campaign's otherwise (a
+ * campaign of another node, or another list of this node running at the same time). The run
+ * follows every call of the node to its people, and its own list's calls to anyone (those to
+ * people held elsewhere are lost claims).
+ */
+export function callsOfRun(run: CampaignIdentity, calls: CampaignCall[]) {
+	const heldElsewhere = new Map<string, CampaignCall>();
+	const people = new Set<string>();
+	for (const [person, [first]] of groupBy(
+		calls.filter((call) => call.stage !== 'canceled'),
+		(call) => call.person,
+	))
+		if (
+			first.campaign === run.campaign ||
+			(ofSameNode(run, first) && first.createdAt < run.startedAt)
+		)
+			people.add(person);
+		else heldElsewhere.set(person, first);
+	const followed = calls.filter(
+		(call) => call.campaign === run.campaign || (people.has(call.person) && ofSameNode(run, call)),
+	);
+	return { heldElsewhere, followed };
+}
+
 /**
  * The claims (docs/decisions.md): a person belongs to the campaign whose first call to them came
- * first; within a campaign one call per person and attempt, and one live call per lane. The
- * later of two claims loses; a loser still scheduled is canceled, one that rang already stays a
- * real call (the residual window stated in docs/campaigns.md).
+ * first (`callsOfRun`); one call per person and attempt, and within the run's list one live call
+ * per lane. The later of two claims loses; a loser still scheduled is canceled, one that rang
+ * already stays a real call (the residual window stated in docs/campaigns.md).
  */
 function settleClaims(view: CampaignView) {
-	const live = view.calls.filter((call) => call.stage !== 'canceled');
-	const heldElsewhere = new Map<string, CampaignCall>();
-	for (const [person, calls] of groupBy(live, (call) => call.person))
-		if (calls[0].campaign !== view.campaign) heldElsewhere.set(person, calls[0]);
-	const own = live.filter((call) => call.campaign === view.campaign);
+	const { heldElsewhere, followed } = callsOfRun(view, view.calls);
+	const calls = followed.filter((call) => call.stage !== 'canceled');
 	const losers = new Set<CampaignCall>();
-	for (const call of own)
+	for (const call of calls)
 		if (heldElsewhere.has(call.person) && call.stage === 'live') losers.add(call);
-	for (const calls of groupBy(own, (call) => `${call.person} ${call.attempt}`).values())
-		calls.slice(1).forEach((call) => losers.add(call));
-	const ownLive = own.filter((call) => call.stage === 'live' && !losers.has(call));
-	for (const calls of groupBy(ownLive, (call) => String(call.lane)).values())
-		calls.slice(1).forEach((call) => losers.add(call));
+	for (const group of groupBy(calls, (call) => `${call.person} ${call.attempt}`).values())
+		group.slice(1).forEach((call) => losers.add(call));
+	const live = calls.filter((call) => call.stage === 'live' && !losers.has(call));
+	const inLanes = live.filter((call) => call.campaign === view.campaign);
+	for (const group of groupBy(inLanes, (call) => String(call.lane)).values())
+		group.slice(1).forEach((call) => losers.add(call));
 	const people = new Map(view.people.map((person) => [person.key, person]));
-	for (const call of ownLive) if (forbiddenNow(view, people, call)) losers.add(call);
+	for (const call of live) if (forbiddenNow(view, people, call)) losers.add(call);
 	const cancel = [...losers].filter((call) => call.scheduled);
-	const kept = own.filter((call) => !cancel.includes(call));
-	return { heldElsewhere, cancel, kept };
+	const kept = calls.filter((call) => !cancel.includes(call));
+	return { heldElsewhere, followed, cancel, kept };
 }
 
 /** When the person's next call is due, or undefined when the person is done or has a live call. */
@@ -145,10 +189,20 @@ function withinCap(view: CampaignView, person: string, own: CampaignCall[], dueA
 	return newest.length < cap.calls ? dueAt : Math.max(dueAt, newest[cap.calls - 1] + cap.periodMs);
 }
 
+/** For Get Campaign's counts: the people the run's list has called none of, though the node has. */
+function countFromEarlierLists(view: CampaignView, kept: CampaignCall[], place: Placement[]) {
+	const ofList = new Set(place.map((placement) => placement.person.key));
+	for (const call of kept) if (call.campaign === view.campaign) ofList.add(call.person);
+	return new Set(kept.map((call) => call.person).filter((person) => !ofList.has(person))).size;
+}
+
 export function planCampaign(view: CampaignView): Plan {
-	const { heldElsewhere, cancel, kept } = settleClaims(view);
+	const { heldElsewhere, followed, cancel, kept } = settleClaims(view);
 	const byPerson = groupBy(kept, (call) => call.person);
-	const busyLanes = new Set(kept.filter((call) => call.stage === 'live').map((call) => call.lane));
+	const live = kept.filter((call) => call.stage === 'live');
+	const busyLanes = new Set(
+		live.filter((call) => call.campaign === view.campaign).map((call) => call.lane),
+	);
 	const due: Placement[] = [];
 	const noHours = new Set<string>();
 	for (const person of view.people) {
@@ -162,10 +216,14 @@ export function planCampaign(view: CampaignView): Plan {
 		else due.push({ person, attempt: next.attempt, lane: -1, callAt });
 	}
 	due.sort((a, b) => a.callAt - b.callAt || a.person.itemIndex - b.person.itemIndex);
-	const freeLanes = [...Array(view.rules.maxLive).keys()].filter((lane) => !busyLanes.has(lane));
+	// an earlier list's live calls to the run's people take slots too, though not its lanes
+	const freeLanes = [...Array(view.rules.maxLive).keys()]
+		.filter((lane) => !busyLanes.has(lane))
+		.slice(0, Math.max(0, view.rules.maxLive - live.length));
 	const place = due
 		.slice(0, freeLanes.length)
 		.map((placement, at) => ({ ...placement, lane: freeLanes[at] }));
-	const finished = busyLanes.size === 0 && due.length === 0;
-	return { place, cancel, heldElsewhere, noHours, finished };
+	const finished = live.length === 0 && due.length === 0;
+	const fromEarlierLists = countFromEarlierLists(view, kept, place);
+	return { place, cancel, heldElsewhere, followed, fromEarlierLists, noHours, finished };
 }

@@ -21,6 +21,8 @@ export interface RulesTrace {
 	/** The people skipped by reason, as the run knew them at the call's placement. */
 	skippedFor?: Partial<Record<SkipReason, number>>;
 	invalid: number;
+	/** People the run's list went on with whose calls are all of an earlier list of the node. */
+	fromEarlierLists?: number;
 	maxLive: number;
 	redialOn: CallResult[];
 	redialAfterMinutes: number;
@@ -40,6 +42,7 @@ export function campaignRulesTrace(run: CampaignRun): string {
 		skipped: run.problems.filter((problem) => problem.status === 'skipped').length,
 		skippedFor: skipCounts(run),
 		invalid: run.problems.filter((problem) => problem.status === 'invalid').length,
+		fromEarlierLists: run.fromEarlierLists ?? 0,
 		maxLive: run.rules.maxLive,
 		redialOn: run.rules.redialOn,
 		redialAfterMinutes: run.rules.redialAfterMs / 60_000,
@@ -118,11 +121,14 @@ export async function readCampaigns(
 	return [...campaigns.values()].reverse();
 }
 
-/** People of the campaign with no call that rang, when its calls carry the list's size. */
+/**
+ * People of the campaign with no call that rang, when its calls carry the list's size: those an
+ * earlier list of the node called are on that list's calls.
+ */
 export function neverCalledOf(read: CampaignRead): number | null {
 	if (!read.rules) return null;
 	const rang = new Set(read.calls.filter((call) => call.stage !== 'canceled').map((c) => c.person));
-	return Math.max(0, read.rules.people - rang.size);
+	return Math.max(0, read.rules.people - rang.size - (read.rules.fromEarlierLists ?? 0));
 }
 
 const NO_SKIPS: Record<SkipReason, number> = {
@@ -174,6 +180,7 @@ export function progressOf(read: CampaignRead): IDataObject {
 		next_call_at: iso(earliest(scheduled.map((call) => call.callAt))),
 		ringing_or_in_progress: inProgress,
 		not_yet_called: neverCalledOf(read),
+		from_earlier_lists: rules ? (rules.fromEarlierLists ?? 0) : null,
 		skipped: rules?.skipped ?? null,
 		skipped_by_reason: rules ? { ...NO_SKIPS, ...rules.skippedFor } : null,
 		invalid: rules?.invalid ?? null,

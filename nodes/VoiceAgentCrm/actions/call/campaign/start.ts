@@ -90,6 +90,7 @@ export function startRun(
 			redialAfterMs: settings.redialAfterMinutes * 60_000,
 			maxTries: settings.maxTries,
 		},
+		startedAt: Date.now(),
 		// the first look reads back over the whole remembered period
 		recentSince: Date.now() - settings.rememberDays * 86_400_000,
 		earlier: [],

@@ -5,6 +5,7 @@ import { cancelSignalOf, despiteTheStop, noteStop } from '../../../transport/req
 import type { CampaignCall } from './calls';
 import { currentCalls, type CampaignRun, type Step } from './engine';
 import { cancelScheduled, type Cancellation } from './halt';
+import { callsOfRun } from './plan';
 
 /**
  * A Stop of the execution (the editor's Stop, the REST API's, an execution timeout) while the
@@ -33,23 +34,19 @@ function calls(count: number): string {
 	return `${count} ${count === 1 ? 'call' : 'calls'}`;
 }
 
-const scheduledOf = (run: CampaignRun, step: Step | undefined) =>
-	(step?.calls ?? []).filter(
-		(call) => call.campaign === run.campaign && call.stage === 'live' && call.scheduled,
-	);
+const scheduledOf = (step: Step | undefined) =>
+	(step?.plan.followed ?? []).filter((call) => call.stage === 'live' && call.scheduled);
 
-const rungOf = (run: CampaignRun, step: Step | undefined) =>
-	(step?.calls ?? []).filter(
-		(call) => call.campaign === run.campaign && call.stage !== 'canceled' && !call.scheduled,
-	);
+const rungOf = (step: Step | undefined) =>
+	(step?.plan.followed ?? []).filter((call) => call.stage !== 'canceled' && !call.scheduled);
 
 const WHAT_NEXT =
 	'Call → Get Campaign shows what is left; running the same list again goes on with the campaign.';
 
 /** The note written at the Stop, from the last look (the cancels have not been sent yet). */
 function noteAtTheStop(run: CampaignRun, last: Step | undefined): string {
-	const scheduled = scheduledOf(run, last);
-	const rang = rungOf(run, last);
+	const scheduled = scheduledOf(last);
+	const rang = rungOf(last);
 	const canceling = !last
 		? 'canceling every call it scheduled that had not rung (it was taking its first step)'
 		: scheduled.length
@@ -94,8 +91,7 @@ async function cancelAfterTheStop(
 	} catch (error) {
 		readFailed = (error as Error).message;
 	}
-	const own = seen.filter((call) => call.campaign === run.campaign);
-	const outcome = await cancelScheduled(cleanup, own);
+	const outcome = await cancelScheduled(cleanup, callsOfRun(run, seen).followed);
 	const report = reportAfter(run, outcome, readFailed);
 	noteStop(context, report);
 	context.logger.warn(`Voice Agent CRM: ${report}`, {
