@@ -84,7 +84,8 @@ describe('.github/workflows/ci.yml', () => {
 
 	it('checks out the sources, then runs exactly the commands of .ci/run, in order', () => {
 		expect(ciRunCommands()).toEqual(
-			expect.arrayContaining(['npm run build', 'npm run lint', 'npm test', 'npm run test:n8n:all']),
+			// the README's test command runs beside the queue suite, through all.sh (scripts/n8n/all.sh)
+			expect.arrayContaining(['npm run build', 'npm run lint', 'npm run test:n8n:all -- npm test']),
 		);
 		expect(commands(flow)).toEqual(ciRunCommands());
 		expect(Object.values(flow.jobs)[0].steps[0].uses).toMatch(/^actions\/checkout@/);
