@@ -13,6 +13,9 @@
  * 4. Worker-freeing waits resume with their calls' records after both workers restarted.
  * 4b. A worker SIGKILLed and one SIGTERMed during polling waits: each call found by its failed
  *    execution's ID, each Retry places no call (queueKill.cts).
+ * 4c. Campaigns: 4 at once over overlapping lists, no number dialled twice (queueCampaign.cts); a
+ *    campaign whose worker was SIGKILLed in its first step, run again: it follows the dead
+ *    execution's calls itself and ends within their time (queueCampaignRerun.cts).
  *
  * 5. The Instant Trigger with two webhook processes behind a round robin (queueInstant.cts), and
  *    where it can emit twice or lose an event: simultaneous duplicates, a slow graceful shutdown,
@@ -92,6 +95,7 @@ import { killedPollingWaits } from './queueKill.cts';
 import { manualTestStepOnWorker } from './queueManual.cts';
 import { executionsOf } from './trigger.cts';
 import { campaignsAtOnce } from './queueCampaign.cts';
+import { campaignRunAgainAfterKill } from './queueCampaignRerun.cts';
 
 /** A call from placement to its analysis in about 5 s. */
 const FAST_CALL = {
@@ -160,7 +164,12 @@ async function main(): Promise<void> {
 			log(
 				`only the parts asked for (TEST_N8N_QUEUE_ONLY_KILL=${onlyKill ? 1 : ''}, TEST_N8N_QUEUE_ONLY_CAMPAIGN=${onlyCampaign ? 1 : ''}, TEST_N8N_QUEUE_ONLY_INSTANT=${onlyInstant ?? ''})`,
 			);
-			if (onlyCampaign) await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
+			if (onlyCampaign) {
+				await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
+				await timed('campaign run again after a killed worker', () =>
+					campaignRunAgainAfterKill(cluster, sim!),
+				);
+			}
 			if (onlyKill)
 				await timed('workers killed in polling waits', () => killedPollingWaits(cluster, sim!));
 			if (onlyInstant === '1')
@@ -188,6 +197,9 @@ async function main(): Promise<void> {
 		);
 		await timed('late events', async () => reportLateEvents(cluster));
 		await timed('4 campaigns at once', () => campaignsAtOnce(cluster, sim!));
+		await timed('campaign run again after a killed worker', () =>
+			campaignRunAgainAfterKill(cluster, sim!),
+		);
 		// TEST_N8N_QUEUE_SKIP_INSTANT=1 leaves this part out; TEST_N8N_QUEUE_ONLY_INSTANT=1 runs it alone
 		if (process.env.TEST_N8N_QUEUE_SKIP_INSTANT === '1')
 			log('instant trigger part skipped (TEST_N8N_QUEUE_SKIP_INSTANT=1)');

@@ -118,9 +118,10 @@ export async function campaignsAtOnce(cluster: QueueCluster, sim: Simulator): Pr
 	const statusesOf = (number: string) =>
 		items
 			.filter((item) => item.json.to_number === number)
-			.map(
-				({ json }) =>
-					`${String(json.campaign_status)}${json.from_earlier_run ? ' (earlier run)' : ''}`,
+			.map(({ json }) =>
+				json.campaign_status === 'called' && json.from_earlier_run
+					? 'called (earlier run)'
+					: String(json.campaign_status),
 			)
 			.sort();
 	const answeredOnce = (number: string) =>
