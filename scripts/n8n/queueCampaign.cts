@@ -16,6 +16,7 @@ import {
 	CAMPAIGN_NODE,
 	campaignPeople,
 	campaignWorkflow,
+	type CampaignSettings,
 	canceledCalls,
 	dialledCalls,
 } from './campaign.cts';
@@ -38,36 +39,43 @@ interface QueueCluster {
 	webhook: { url: string };
 }
 
-/** The workflow created and activated through n8n's REST API (the cluster is up already). */
-async function activateWorkflow(cluster: QueueCluster): Promise<string> {
-	const workflow = campaignWorkflow({
-		id: 'QueueCampaign001',
-		name: 'test:n8n:queue campaigns at once',
-		path: PATH,
-		idPrefix: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c',
+/**
+ * A worker-freeing campaign workflow with no redials, created and activated through n8n's REST
+ * API (the cluster is up already); its ID.
+ */
+export async function activateQueueCampaign(
+	n8n: N8nInstance,
+	workflow: Pick<CampaignSettings, 'id' | 'name' | 'path' | 'idPrefix' | 'maxLive'>,
+): Promise<string> {
+	const { id: _id, ...body } = campaignWorkflow({
+		...workflow,
 		credential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
 		agentId: AGENT_ID,
 		fromNumber: FROM_NUMBER,
 		freeWorker: true,
-		maxLive: MAX_LIVE,
 		redialOn: [],
 		redialAfterMinutes: 1,
 		maxTries: 1,
 	});
-	const { id: _id, ...body } = workflow;
-	const { data } = await cluster.n8n.restOk<{ data: { id: string; versionId: string } }>(
+	const { data } = await n8n.restOk<{ data: { id: string; versionId: string } }>(
 		'POST',
 		'/workflows',
 		body,
 	);
-	await cluster.n8n.restOk('POST', `/workflows/${data.id}/activate`, { versionId: data.versionId });
+	await n8n.restOk('POST', `/workflows/${data.id}/activate`, { versionId: data.versionId });
+	// the webhook processes learn of a new production webhook from the database
+	await sleep(2_000);
 	return data.id;
 }
 
 export async function campaignsAtOnce(cluster: QueueCluster, sim: Simulator): Promise<void> {
-	const workflowId = await activateWorkflow(cluster);
-	// the webhook processes learn of a new production webhook from the database
-	await sleep(2_000);
+	const workflowId = await activateQueueCampaign(cluster.n8n, {
+		id: 'QueueCampaign001',
+		name: 'test:n8n:queue campaigns at once',
+		path: PATH,
+		idPrefix: '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c',
+		maxLive: MAX_LIVE,
+	});
 	const statuses = await Promise.all(
 		Array.from({ length: RUNS }, async (_, k) => {
 			const response = await fetch(`${cluster.webhook.url}/webhook/${PATH}`, {

@@ -13,11 +13,10 @@
  * of the workflow left waiting.
  */
 import type { Simulator } from '../../simulator/index.cts';
-import { CAMPAIGN_NODE, campaignPeople, campaignWorkflow, dialledCalls } from './campaign.cts';
+import { CAMPAIGN_NODE, campaignPeople, dialledCalls } from './campaign.cts';
 import { check, log, type N8nInstance, sleep } from './lib.cts';
 import type { N8nProcess } from './queueCluster.cts';
-import { AGENT_ID, FROM_NUMBER } from './queueWorkflows.cts';
-import { CREDENTIAL_ID, CREDENTIAL_NAME } from './shared.cts';
+import { activateQueueCampaign } from './queueCampaign.cts';
 import { executionsOf } from './trigger.cts';
 
 const PATH = 'queue-campaign-rerun';
@@ -31,33 +30,6 @@ interface RerunCluster {
 	n8n: N8nInstance;
 	webhook: { url: string };
 	workers: N8nProcess[];
-}
-
-async function activateWorkflow(cluster: RerunCluster): Promise<string> {
-	const workflow = campaignWorkflow({
-		id: 'QueueCampaignRerun01',
-		name: 'test:n8n:queue campaign run again after a killed worker',
-		path: PATH,
-		idPrefix: '8b7c6d5e-4f3a-4b2c-9d0e-1f2a3b4c5d',
-		credential: { id: CREDENTIAL_ID, name: CREDENTIAL_NAME },
-		agentId: AGENT_ID,
-		fromNumber: FROM_NUMBER,
-		freeWorker: true,
-		maxLive: MAX_LIVE,
-		redialOn: [],
-		redialAfterMinutes: 1,
-		maxTries: 1,
-	});
-	const { id: _id, ...body } = workflow;
-	const { data } = await cluster.n8n.restOk<{ data: { id: string; versionId: string } }>(
-		'POST',
-		'/workflows',
-		body,
-	);
-	await cluster.n8n.restOk('POST', `/workflows/${data.id}/activate`, { versionId: data.versionId });
-	// the webhook processes learn of a new production webhook from the database
-	await sleep(2_000);
-	return data.id;
 }
 
 async function postList(cluster: RerunCluster): Promise<void> {
@@ -84,7 +56,13 @@ export async function campaignRunAgainAfterKill(
 	sim: Simulator,
 ): Promise<void> {
 	const [first, second] = cluster.workers;
-	const workflowId = await activateWorkflow(cluster);
+	const workflowId = await activateQueueCampaign(cluster.n8n, {
+		id: 'QueueCampaignRerun01',
+		name: 'test:n8n:queue campaign run again after a killed worker',
+		path: PATH,
+		idPrefix: '8b7c6d5e-4f3a-4b2c-9d0e-1f2a3b4c5d',
+		maxLive: MAX_LIVE,
+	});
 	const numbers = PEOPLE.map((person) => person.to);
 	const placed = () => numbers.flatMap((number) => dialledCalls(sim, number));
 
