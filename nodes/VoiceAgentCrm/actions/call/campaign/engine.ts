@@ -38,12 +38,6 @@ import { scheduleOf } from './window';
  * counts them), so the step sends nothing more, not even a cancel.
  */
 
-/** Every placement is planned to start at least this long after it is planned: the time to settle its claim. */
-const CLAIM_LEAD_MS = 20_000;
-
-/** A placement is not sent later than this before its start (its turn in the budget came too late). */
-const LEAST_LEAD_MS = 15_000;
-
 /**
  * A look confirms a placement only when sent at least this long after the placement was answered:
  * every call created as early as it is then listed (ties of the creation time included).
@@ -52,6 +46,27 @@ const CONFIRM_GAP_MS = 1_000;
 
 /** A placement still unconfirmed this long before its start is canceled. */
 const CANCEL_MARGIN_MS = 5_000;
+
+/**
+ * How long a claim takes to settle, from sending the placement to the look that confirms it, as
+ * the run expects it: the first steps' (a lead of 20 s), then what its steps saw (`settledIn`),
+ * within these bounds. The claim's safety does not rest on it (a placement no look confirmed is
+ * canceled CANCEL_MARGIN_MS before its start); it sets how long a lane waits for its next call.
+ */
+const FIRST_SETTLE_MS = 7_500;
+const LEAST_SETTLE_MS = 1_500;
+const MOST_SETTLE_MS = 30_000;
+
+const settleOf = (run: CampaignRun) => run.settleMs ?? FIRST_SETTLE_MS;
+
+/** A placement is planned to start this long after it is planned: twice the time to settle its claim. */
+const claimLeadOf = (run: CampaignRun) => CANCEL_MARGIN_MS + 2 * settleOf(run);
+
+/**
+ * A placement is not sent later than this before its start (its turn in the budget came too
+ * late): a look may still confirm it before it would be canceled.
+ */
+const leastLeadOf = (run: CampaignRun) => CANCEL_MARGIN_MS + 1.5 * settleOf(run);
 
 /** Between two looks of a settlement. */
 const LOOK_AGAIN_MS = 2_000;
@@ -92,6 +107,8 @@ export interface CampaignRun extends CampaignIdentity {
 	callsInPeriod?: Record<string, CallMadeAt[]>;
 	/** The campaign's calls that are scheduled or live, as the last look and this run's placements know them. */
 	live?: CampaignCall[];
+	/** How long the run's claims take to settle, as its steps saw it (`settledIn`); unset before the first. */
+	settleMs?: number;
 }
 
 /** Why a person's placement was refused by the service, by number. */
@@ -205,12 +222,16 @@ interface Sent {
 	placement: Placement;
 	/** Undefined when the answer was lost: a look finds the call by its trace, if it was made. */
 	callId?: string;
+	/** When the placement went to the transport (its turn in the budget still to come). */
+	sentAt: number;
 	answeredAt: number;
 	/**
 	 * Confirmed, canceled, past canceling (its cancel refused or not answered by its start: the
 	 * next look tells what it did), or unknown (its answer lost and no look listed it).
 	 */
 	settled?: 'confirmed' | 'canceled' | 'pastCanceling' | 'unknown';
+	/** How long it took to confirm, from `sentAt`; or that no look confirmed it by its deadline. */
+	settledIn?: number | 'pastDeadline';
 }
 
 /** How a placement went: sent (its call maybe made), refused, or not sent at all. */
@@ -223,6 +244,7 @@ async function place(
 ): Promise<Sending> {
 	const body = bodyOf(run, placement);
 	const trace = traceOfPlacement(run, placement, body);
+	const sentAt = Date.now();
 	try {
 		const { placement: answer } = await placeCall(
 			context,
@@ -230,13 +252,14 @@ async function place(
 			withTrace(body, trace),
 			trace,
 			// a Stop's note is the campaign's own: it reads what was placed and cancels it (campaign/stop.ts)
-			{ sendBy: placement.callAt - LEAST_LEAD_MS, callerNotesStop: true },
+			{ sendBy: placement.callAt - leastLeadOf(run), callerNotesStop: true },
 		);
-		return { sent: { placement, callId: String(answer.call_id), answeredAt: Date.now() } };
+		const callId = String(answer.call_id);
+		return { sent: { placement, callId, sentAt, answeredAt: Date.now() } };
 	} catch (error) {
 		if (wasNotSentInTime(error)) return { unsent: true };
 		const refusal = refusalOf(error);
-		return refusal ? { refused: refusal } : { sent: { placement, answeredAt: Date.now() } };
+		return refusal ? { refused: refusal } : { sent: { placement, sentAt, answeredAt: Date.now() } };
 	}
 }
 
@@ -279,6 +302,7 @@ const deadlineOf = (sent: Sent) => sent.placement.callAt - CANCEL_MARGIN_MS;
  */
 async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
 	for (const sent of open.filter((each) => deadlineOf(each) <= Date.now())) {
+		sent.settledIn = 'pastDeadline';
 		if (!sent.callId) {
 			sent.settled = 'unknown';
 			continue;
@@ -335,6 +359,20 @@ async function withDeadlines<T>(
 }
 
 /**
+ * The time to settle a claim after a step: doubled when a placement passed its deadline
+ * unconfirmed (a slow look, a budget spent, a listing that lags), else the slowest confirmation,
+ * or half the time before when that was slower still: the lead shrinks a step at a time.
+ */
+function settleAfter(run: CampaignRun, sent: Sent[]): number {
+	const before = settleOf(run);
+	const times = sent.map((each) => each.settledIn).filter((time) => time !== undefined);
+	if (times.includes('pastDeadline')) return Math.min(MOST_SETTLE_MS, 2 * before);
+	const slowest = Math.max(...times.filter((time) => typeof time === 'number'));
+	if (!Number.isFinite(slowest)) return before;
+	return Math.min(MOST_SETTLE_MS, Math.max(LEAST_SETTLE_MS, slowest, before / 2));
+}
+
+/**
  * Settle this step's placements: look until each is confirmed or canceled. Nothing is placed
  * while settling. Answers the last look, or throws the look's error when no look succeeded
  * after the placements (each open one canceled at its deadline by then). A Stop ends it at once:
@@ -358,6 +396,7 @@ async function settle(
 			throw stoppedInStep(context);
 		}
 		if (!open.length) {
+			run.settleMs = settleAfter(run, sent);
 			lost.push(...sent.filter((each) => each.settled === 'unknown'));
 			if (last) return last;
 			throw failure;
@@ -384,8 +423,10 @@ async function settle(
 			each.callId = call.id;
 			// a lost claim whose cancel was not answered stays open: sent again, at the latest by its deadline
 			if (call.stage === 'canceled' || canceled.has(call.id)) each.settled = 'canceled';
-			else if (!losing.has(call.id) && last.sentAt >= each.answeredAt + CONFIRM_GAP_MS)
+			else if (!losing.has(call.id) && last.sentAt >= each.answeredAt + CONFIRM_GAP_MS) {
 				each.settled = 'confirmed';
+				each.settledIn = Date.now() - each.sentAt;
+			}
 		}
 		if (sent.some((each) => !each.settled)) await pause(LOOK_AGAIN_MS);
 	}
@@ -430,7 +471,7 @@ function planOf(run: CampaignRun, calls: CampaignCall[]): Plan {
 		calls,
 		rules: run.rules,
 		now: Date.now(),
-		leadMs: CLAIM_LEAD_MS,
+		leadMs: claimLeadOf(run),
 		refused: new Set(Object.keys(run.refusals ?? {})),
 		callsInPeriod: run.callsInPeriod,
 		suppressed: new Set(run.suppressed),
