@@ -2,7 +2,7 @@ import { DateTime } from 'luxon';
 import type { IDataObject } from 'n8n-workflow';
 
 import { runNode } from '../harness/engine.cts';
-import { peakLive } from '../harness/callLog.cts';
+import { callsByTheRules, peakLive } from '../harness/callLog.cts';
 import { installFakeTime, nextDueAfterQuiet } from '../harness/fakeTime.cts';
 import { planCalls, startSimulator, type Call } from '../simulator/index.cts';
 
@@ -44,13 +44,6 @@ function insideWindow(at: number, zone: string): boolean {
 }
 
 /** Calls a person should have had, given the results they got: up to 3, while nobody answers. */
-function expectedCalls(calls: Call[]): number {
-	let expected = 1;
-	for (const call of calls.slice(0, 2))
-		if (call.call_result === 'no_answer') expected++;
-		else break;
-	return expected;
-}
 
 export async function run(): Promise<Record<string, number>> {
 	const time = installFakeTime();
@@ -99,7 +92,7 @@ export async function run(): Promise<Record<string, number>> {
 		let twice = 0;
 		people.forEach((entry, n) => {
 			const calls = (byPerson.get(String(entry.to)) ?? []).sort((a, b) => a.place_at - b.place_at);
-			expected += expectedCalls(calls);
+			expected += callsByTheRules(calls, ['no_answer'], 3);
 			outside += calls.filter((call) => !insideWindow(call.place_at, zoneOf(n))).length;
 			const tries = calls.map((call) => call.metadata?.n8n_attempt);
 			twice += tries.length - new Set(tries).size;

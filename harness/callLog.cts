@@ -1,6 +1,16 @@
 import type { Call } from '../simulator/index.cts';
 
 /**
+ * The calls a person is owed by a campaign's rules, given the results their calls got (in order
+ * of the tries): one more after each result in Redial On, up to Max Tries.
+ */
+export function callsByTheRules(calls: Call[], redialOn: string[], maxTries: number): number {
+	let owed = 1;
+	while (owed < maxTries && redialOn.includes(String(calls[owed - 1]?.call_result))) owed++;
+	return owed;
+}
+
+/**
  * The most calls live at once in a simulator's call log: from entering the queue (`place_at`) to
  * hang-up, canceled calls left out. What Max Live Calls is measured by, in tests and benches.
  */

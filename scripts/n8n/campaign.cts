@@ -120,14 +120,3 @@ export function canceledCalls(sim: Simulator, numbers: string[]) {
 		(call) => numbers.includes(call.contact.phone_number) && call.phase === 'canceled',
 	);
 }
-
-/** The calls a person gets by the rules: one more after each result in Redial On, up to Max Tries. */
-export function callsByTheRules(
-	results: Array<string | null>,
-	redialOn: string[],
-	maxTries: number,
-): number {
-	let expected = 1;
-	while (expected < maxTries && redialOn.includes(String(results[expected - 1]))) expected++;
-	return expected;
-}

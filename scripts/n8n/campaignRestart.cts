@@ -15,12 +15,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
+import { callsByTheRules } from '../../harness/callLog.cts';
 import { planCalls, startSimulator, type Simulator } from '../../simulator/index.cts';
 import {
 	CAMPAIGN_NODE,
 	campaignPeople,
 	campaignWorkflow,
-	callsByTheRules,
 	dialledCalls,
 	SHORT_CALL,
 } from './campaign.cts';
@@ -186,13 +186,7 @@ export async function runCampaignAcrossRestarts(
 		'call events were lost during each restart (the restarts fell inside the campaign)',
 	);
 	const perNumber = numbers.map((number) => dialledCalls(sim, number));
-	const expected = perNumber.map((calls) =>
-		callsByTheRules(
-			calls.map((call) => call.call_result),
-			RULES.redialOn,
-			RULES.maxTries,
-		),
-	);
+	const expected = perNumber.map((calls) => callsByTheRules(calls, RULES.redialOn, RULES.maxTries));
 	check(
 		perNumber.every((calls, i) => calls.length === expected[i] && calls.every((c) => c.finished)),
 		`across the restarts every person dialled as the rules say, no one twice for one try, no one left out (calls per person ${perNumber.map((c) => c.length).join(',')}, by the rules ${expected.join(',')})`,

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { peakLive } from '../../harness/callLog.cts';
+import { callsByTheRules, peakLive } from '../../harness/callLog.cts';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { WaitingExecution } from '../../harness/waitingExecution.cts';
 import { planCalls, type Call, type Simulator } from '../../simulator/index.cts';
@@ -51,13 +51,7 @@ describe('Run Campaign: the campaign is the people', () => {
 		});
 
 	/** Calls a person is owed by the rules, given the results the calls got: a redial after each no answer, up to 3. */
-	const owedCalls = (calls: Call[]) => {
-		let owed = 1;
-		for (const call of calls.slice(0, 2))
-			if (call.call_result === 'no_answer') owed++;
-			else break;
-		return owed;
-	};
+	const owedCalls = (calls: Call[]) => callsByTheRules(calls, ['no_answer'], 3);
 
 	it('a crash 40 minutes in, then the list plus one row: every owed redial is placed, nobody is called twice', async () => {
 		planCalls(sim).byShare({ shares: { no_answer: 0.5 }, talkMs: [MINUTE, 3 * MINUTE], seed: 11 });
