@@ -2,13 +2,12 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
-	apiRequest,
 	cancelSignalOf,
 	pauseUnlessStopped,
 	wasNotSentInTime,
 	type ApiContext,
 } from '../../../transport/request';
-import { placeCall } from '../placement/placement';
+import { cancelScheduledCall, placeCall } from '../placement/placement';
 import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { Halt } from './halt';
@@ -264,19 +263,11 @@ async function place(
 }
 
 /**
- * Cancel a call: `canceled`, `notScheduled` (answered 409: it rang already or another run canceled
- * it) or `failed` (no answer): a call still scheduled is still a lost claim at the next look.
+ * Cancel a call, racing its start: a call still scheduled after a failed cancel is still a lost
+ * claim at the next look.
  */
-async function cancel(
-	context: ApiContext,
-	callId: string,
-): Promise<'canceled' | 'notScheduled' | 'failed'> {
-	return await apiRequest
-		.call(context, 'cancelCall', { params: { callId }, urgent: true, callerNotesStop: true })
-		.then(() => 'canceled' as const)
-		.catch((error: unknown) =>
-			Number((error as NodeApiError).httpCode) === 409 ? 'notScheduled' : 'failed',
-		);
+async function cancel(context: ApiContext, callId: string) {
+	return await cancelScheduledCall(context, callId, { urgent: true, callerNotesStop: true });
 }
 
 /** The call a sent placement made, as a look lists it. */
@@ -308,8 +299,8 @@ async function cancelPastDeadline(context: ApiContext, open: Sent[]) {
 			continue;
 		}
 		const canceled = await cancel(context, sent.callId);
-		if (canceled === 'canceled') sent.settled = 'canceled';
-		else if (canceled === 'notScheduled' || Date.now() >= sent.placement.callAt)
+		if ('canceled' in canceled) sent.settled = 'canceled';
+		else if ('notScheduled' in canceled || Date.now() >= sent.placement.callAt)
 			sent.settled = 'pastCanceling';
 	}
 }
@@ -415,7 +406,7 @@ async function settle(
 		const plan = planOf(run, last.calls);
 		const canceled = new Set<string>();
 		for (const call of plan.cancel)
-			if ((await cancel(context, call.id)) !== 'failed') canceled.add(call.id);
+			if (!('failed' in (await cancel(context, call.id)))) canceled.add(call.id);
 		const losing = new Set(plan.cancel.map((call) => call.id));
 		for (const each of sent.filter((one) => !one.settled)) {
 			const call = callOf(each, run, last.calls);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { apiRequest, type ApiContext } from '../../../transport/request';
+import { cancelScheduledCall } from '../placement/placement';
 import type { CampaignCall } from './calls';
 import { campaignStep, currentCalls, type CampaignRun, type Step } from './engine';
 import { callsOfRun } from './plan';
@@ -80,16 +81,10 @@ export async function cancelScheduled(
 			outcome.rang.push(call);
 			continue;
 		}
-		try {
-			await apiRequest.call(context, 'cancelCall', {
-				params: { callId: call.id },
-				callerNotesStop: true,
-			});
-			outcome.canceled.push(call);
-		} catch (error) {
-			if (Number((error as { httpCode?: string }).httpCode) === 409) outcome.rang.push(call);
-			else outcome.failed.push({ call, why: (error as Error).message });
-		}
+		const canceled = await cancelScheduledCall(context, call.id, { callerNotesStop: true });
+		if ('canceled' in canceled) outcome.canceled.push(call);
+		else if ('notScheduled' in canceled) outcome.rang.push(call);
+		else outcome.failed.push({ call, why: (canceled.failed as Error).message });
 	}
 	return outcome;
 }

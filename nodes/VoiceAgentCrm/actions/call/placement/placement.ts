@@ -46,6 +46,31 @@ export async function placeCall(
 	};
 }
 
+/**
+ * What canceling a scheduled call did: `canceled`; `notScheduled` (answered 409: it rang already,
+ * or another run canceled it); `failed` (any other error, or no answer), with the error.
+ */
+export type CancelOutcome = { canceled: true } | { notScheduled: true } | { failed: unknown };
+
+/**
+ * Cancel a scheduled call: the one cancel of the placements that take a call back before it rings
+ * (a Retry's lost claim, a campaign's lost claim, a halt, a Stop). `urgent`: it takes no paced
+ * turn in the budget (transport/pacing.ts), for a cancel racing the call's start.
+ */
+export async function cancelScheduledCall(
+	context: ApiContext,
+	callId: string,
+	options: Pick<RequestOptions, 'itemIndex' | 'urgent' | 'callerNotesStop'> = {},
+): Promise<CancelOutcome> {
+	return await apiRequest.call(context, 'cancelCall', { params: { callId }, ...options }).then(
+		() => ({ canceled: true as const }),
+		(error: unknown) =>
+			Number((error as { httpCode?: string }).httpCode) === 409
+				? { notScheduled: true as const }
+				: { failed: error },
+	);
+}
+
 function isExecution(context: ApiContext): context is IExecuteFunctions {
 	return 'getExecuteData' in context;
 }

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ItemResults } from '../../../shared/operation';
-import { apiRequest } from '../../../transport/request';
 import { scheduleOf } from '../campaign/window';
 import { placementOf, type CallOrigin } from './earlierCalls';
+import { cancelScheduledCall } from './placement';
 import {
 	canceledBeforeRinging,
 	MAX_LOOK_UP_PAGES,
@@ -212,24 +212,18 @@ async function cancelClaim<T extends ClaimItem>(
 	results: ItemResults,
 ): Promise<boolean> {
 	const callId = String(claim.placement.call_id);
-	try {
-		await apiRequest.call(context, 'cancelCall', {
-			params: { callId },
-			itemIndex: claim.item.itemIndex,
-		});
-		return true;
-	} catch (error) {
-		if (Number((error as { httpCode?: string }).httpCode) === 409) return false;
+	const itemIndex = claim.item.itemIndex;
+	const canceled = await cancelScheduledCall(context, callId, { itemIndex });
+	if ('failed' in canceled)
 		results.fail(
-			claim.item.itemIndex,
+			itemIndex,
 			new NodeOperationError(
 				context.getNode(),
-				`Item ${claim.item.itemIndex}: call ${callId} was placed, and another execution placed the same call earlier; canceling this one failed, so it may ring too`,
-				{ itemIndex: claim.item.itemIndex, description: (error as Error).message },
+				`Item ${itemIndex}: call ${callId} was placed, and another execution placed the same call earlier; canceling this one failed, so it may ring too`,
+				{ itemIndex, description: (canceled.failed as Error).message },
 			),
 		);
-		return false;
-	}
+	return 'canceled' in canceled;
 }
 
 /** The list could not be read: the claim's call is canceled before it rings and the item fails. */
