@@ -63,6 +63,8 @@ interface PaceState {
 	 * by every request but reported on listing answers only, so the next report counts them as own.
 	 */
 	unreported: Map<BudgetKey, number>;
+	/** Organization requests kept for cancels (`keepForCancels`). */
+	keptForCancels: number;
 }
 
 /** Longer than a request may take (the transport's timeout is 30 s). */
@@ -78,7 +80,22 @@ const newState = (): PaceState => ({
 	paces: new Map(),
 	inFlight: new Map(),
 	unreported: new Map(),
+	keptForCancels: 0,
 });
+
+/** At most this many organization requests are kept for cancels: half the budget the reference states. */
+const KEPT_FOR_CANCELS_AT_MOST = 60;
+
+/**
+ * Keep (`change` > 0) or give back (< 0) organization requests for cancels: one for each scheduled
+ * call placed as a claim that the process may still have to cancel before it rings. Requests
+ * that are not urgent leave them to the cancels (`turnOf`), so that a budget spent by the
+ * process's own looks and placements never holds a cancel past the call's start.
+ */
+export async function keepForCancels(context: object, change: number): Promise<void> {
+	const state = await sharedStateOf(context);
+	state.keptForCancels = Math.max(0, state.keptForCancels + change);
+}
 
 const paceByAccount = new Map<string, PaceState>();
 const stateByContext = new WeakMap<object, PaceState>();
@@ -128,14 +145,17 @@ export function secondsHeader(headers: IDataObject, name: string): number | unde
 
 /**
  * When a request may go: the budgets' paced turns, or their reset when what remains is in flight
- * already. An urgent request takes no paced turn: it waits only for a spent budget.
+ * already or kept for cancels. An urgent request takes no paced turn and may use what is kept:
+ * it waits only for a spent budget.
  */
 function turnOf(state: PaceState, budgets: BudgetKey[], now: number, urgent: boolean): number {
 	let at = now;
 	for (const budget of budgets) {
 		const pace = state.paces.get(budget);
 		if (!pace || now >= pace.resetAt) continue;
-		const spent = pace.remaining - inFlightOf(state, budget, now).length <= 0;
+		const kept =
+			budget === 'org' && !urgent ? Math.min(state.keptForCancels, KEPT_FOR_CANCELS_AT_MOST) : 0;
+		const spent = pace.remaining - inFlightOf(state, budget, now).length - kept <= 0;
 		at = Math.max(at, spent ? pace.resetAt : urgent ? now : pace.nextAt);
 	}
 	return at;

@@ -40,6 +40,8 @@ import {
 } from './pacing';
 import { redirectStep } from './redirects';
 
+export { keepForCancels } from './pacing';
+
 export type ApiContext =
 	| IExecuteFunctions
 	| ILoadOptionsFunctions

@@ -3,6 +3,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import {
 	cancelSignalOf,
+	keepForCancels,
 	pauseUnlessStopped,
 	wasNotSentInTime,
 	type ApiContext,
@@ -58,14 +59,17 @@ const MOST_SETTLE_MS = 30_000;
 
 const settleOf = (run: CampaignRun) => run.settleMs ?? FIRST_SETTLE_MS;
 
-/** A placement is planned to start this long after it is planned: twice the time to settle its claim. */
+/**
+ * A placement is planned to start this long after it is planned: the cancel's margin, and twice
+ * the time to settle its claim (once to send it, the step's other placements before it included).
+ */
 const claimLeadOf = (run: CampaignRun) => CANCEL_MARGIN_MS + 2 * settleOf(run);
 
 /**
  * A placement is not sent later than this before its start (its turn in the budget came too
- * late): a look may still confirm it before it would be canceled.
+ * late): a look still confirms it before it would be canceled.
  */
-const leastLeadOf = (run: CampaignRun) => CANCEL_MARGIN_MS + 1.5 * settleOf(run);
+const leastLeadOf = (run: CampaignRun) => CANCEL_MARGIN_MS + settleOf(run);
 
 /** Between two looks of a settlement. */
 const LOOK_AGAIN_MS = 2_000;
@@ -572,12 +576,19 @@ async function lookAndAct(
 		// a placement canceled by another (Cancel Campaign) is placed anew only if no halt came since
 		if (round > 0 && !(await mayPlaceAgain())) return { plan, calls: seen.calls };
 		const sent: Sent[] = [];
-		for (const placement of plan.place) {
-			const sending = await place(context, run, placement);
-			if ('sent' in sending) sent.push(sending.sent);
-			if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+		// each placement keeps a request of the budget for its cancel until it is settled
+		try {
+			for (const placement of plan.place) {
+				await keepForCancels(context, 1);
+				const sending = await place(context, run, placement);
+				if ('sent' in sending) sent.push(sending.sent);
+				else await keepForCancels(context, -1);
+				if ('refused' in sending) refusals[placement.person.key] = sending.refused;
+			}
+			seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
+		} finally {
+			await keepForCancels(context, -sent.length);
 		}
-		seen = sent.length ? await settle(context, run, sent, lost) : await look(context, run);
 	}
 }
 
