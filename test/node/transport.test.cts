@@ -231,48 +231,46 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
-	it('requests kept for cancels: with 3 left and 2 kept, one request goes and the next waits for the reset', async () => {
-		const context = {};
-		observeRateHeaders(context, 'org', {
-			'x-ratelimit-remaining': '3',
-			'x-ratelimit-reset': '0.3',
-		});
-		await keepForCancels(context, 2);
-		const wait = () => time.runUntilSettled(waitForBudgets(context, ['org']), { stepMs: 10 });
-		await wait();
-		expect(time.elapsed()).toBeLessThan(250);
-		await wait();
-		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
-	});
+	describe('requests kept for cancels: 3 left, 2 kept', () => {
+		/** The organization budget with 3 requests left until a reset 0.3 s on, 2 kept for cancels. */
+		async function budgetWithTwoKept() {
+			const context = {};
+			observeRateHeaders(context, 'org', {
+				'x-ratelimit-remaining': '3',
+				'x-ratelimit-reset': '0.3',
+			});
+			await keepForCancels(context, 2);
+			const wait = (urgent = false) =>
+				time.runUntilSettled(waitForBudgets(context, ['org'], undefined, urgent), {
+					stepMs: 10,
+				});
+			return { context, wait };
+		}
 
-	it('requests kept for cancels: with 3 left and 2 kept, the two cancels (urgent) go at once after a request', async () => {
-		const context = {};
-		observeRateHeaders(context, 'org', {
-			'x-ratelimit-remaining': '3',
-			'x-ratelimit-reset': '0.3',
+		it('one request goes and the next waits for the reset', async () => {
+			const { wait } = await budgetWithTwoKept();
+			await wait();
+			expect(time.elapsed()).toBeLessThan(250);
+			await wait();
+			expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 		});
-		await keepForCancels(context, 2);
-		const wait = (urgent = false) =>
-			time.runUntilSettled(waitForBudgets(context, ['org'], undefined, urgent), { stepMs: 10 });
-		await wait();
-		await wait(true);
-		await wait(true);
-		expect(time.elapsed()).toBeLessThan(250);
-	});
 
-	it('requests kept for cancels, given back: the request goes at once', async () => {
-		const context = {};
-		observeRateHeaders(context, 'org', {
-			'x-ratelimit-remaining': '3',
-			'x-ratelimit-reset': '0.3',
+		it('after a request, the two cancels (urgent) go at once', async () => {
+			const { wait } = await budgetWithTwoKept();
+			await wait();
+			await wait(true);
+			await wait(true);
+			expect(time.elapsed()).toBeLessThan(250);
 		});
-		await keepForCancels(context, 2);
-		await keepForCancels(context, -2);
-		const wait = () => time.runUntilSettled(waitForBudgets(context, ['org']), { stepMs: 10 });
-		await wait();
-		await wait();
-		await wait();
-		expect(time.elapsed()).toBeLessThan(250);
+
+		it('given back, three requests go at once', async () => {
+			const { context, wait } = await budgetWithTwoKept();
+			await keepForCancels(context, -2);
+			await wait();
+			await wait();
+			await wait();
+			expect(time.elapsed()).toBeLessThan(250);
+		});
 	});
 
 	describe('a lone execution counts all its own draws, so it is not slowed as if others drew', () => {
