@@ -57,6 +57,8 @@ interface Outcome {
 	requests: RecordedRequest[];
 	startedAt: number;
 	statuses: string[];
+	/** The simulator's listing budget: listing requests a minute. */
+	listingLimit: number;
 }
 
 /** Person n: a London number (its zone read from +44). */
@@ -165,7 +167,8 @@ async function runScenario(scenario: Scenario): Promise<Outcome> {
 			(call) => !seeded.has(call.id) && call.phase !== 'canceled',
 		);
 		const statuses = items.map((item) => String(item.json.campaign_status));
-		return { people, calls, requests: [...sim.requests], startedAt, statuses };
+		const listingLimit = sim.limits.listing;
+		return { people, calls, requests: [...sim.requests], startedAt, statuses, listingLimit };
 	} finally {
 		await sim.stop();
 		time.uninstall();
@@ -287,15 +290,12 @@ function lanesThatNeverWait(
 const listingsOf = (requests: RecordedRequest[]) =>
 	requests.filter((request) => request.method === 'GET' && request.path === '/v1/calls');
 
-/** The listing budget of the simulator, as the service's: 20 call or contact listings a minute. */
-const LISTING_BUDGET_PER_MINUTE = 20;
-
 /**
- * The most listing requests in any minute, against the listing budget: at 1 the budget paces
- * the campaign (its looks wait their turn), below it the lanes do.
+ * The most listing requests in any minute: at the listing budget, the budget paces the campaign
+ * (its looks wait their turn); below it, the lanes do.
  */
-function listingPeak(requests: RecordedRequest[]): number {
-	const times = listingsOf(requests).map((request) => request.at);
+function listingPeak(listings: RecordedRequest[]): number {
+	const times = listings.map((request) => request.at);
 	let peak = 0;
 	for (let first = 0, last = 0; last < times.length; last++) {
 		while (times[last] - times[first] >= MINUTE) first++;
@@ -307,6 +307,7 @@ function listingPeak(requests: RecordedRequest[]): number {
 /** Duration against the bound, and where the lane time went. */
 function laneFigures(name: string, outcome: Outcome, maxLive: number): Record<string, number> {
 	const { calls, people, requests } = outcome;
+	const listings = listingsOf(requests);
 	const called = outcome.statuses.filter((status) => status === 'called').length;
 	if (called !== people.length) throw new Error(`${name}: ${called} of ${people.length} called`);
 	const lengths = calls.map((call) => endOf(call) - call.place_at);
@@ -338,13 +339,10 @@ function laneFigures(name: string, outcome: Outcome, maxLive: number): Record<st
 		[`${key}_lane_gap_seconds`]: gaps.total,
 		[`${key}_lane_gap_until_placed_seconds`]: gaps.look,
 		[`${key}_lane_gap_claim_lead_seconds`]: gaps.lead,
-		[`${key}_listing_requests_per_person`]: round(listingsOf(requests).length / people.length),
-		[`${key}_listing_requests_per_minute`]: round(
-			listingsOf(requests).length / (duration / MINUTE),
-			1,
-		),
+		[`${key}_listing_requests_per_person`]: round(listings.length / people.length),
+		[`${key}_listing_requests_per_minute`]: round(listings.length / (duration / MINUTE), 1),
 		[`${key}_listing_budget_share_at_peak_minute`]: round(
-			listingPeak(requests) / LISTING_BUDGET_PER_MINUTE,
+			listingPeak(listings) / outcome.listingLimit,
 		),
 		[`${key}_requests_per_person`]: round(requests.length / people.length),
 	};
