@@ -231,6 +231,38 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
+	describe('the clock set back an hour (an NTP step, a machine resumed): what was recorded later holds no request', () => {
+		const HOUR = 3_600_000;
+		const answer = (context: object, remaining: number) =>
+			observeRateHeaders(context, 'org', {
+				'x-ratelimit-remaining': String(remaining),
+				'x-ratelimit-reset': '30',
+			});
+		/** Goes back an hour, then waits for a turn on the organization budget: the fake time it took. */
+		async function waitAfterGoingBack(context: object, meanwhile = () => {}): Promise<number> {
+			time.clock.setSystemTime(time.now() - HOUR);
+			const back = time.now();
+			meanwhile();
+			await time.runUntilSettled(waitForBudgets(context, ['org']), { stepMs: 10 });
+			return time.now() - back;
+		}
+
+		it('a budget spent until a reset recorded before the clock went back', async () => {
+			const context = {};
+			answer(context, 0);
+			expect(await waitAfterGoingBack(context)).toBeLessThan(250);
+		});
+
+		it('a request sent before the clock went back and never answered', async () => {
+			const context = {};
+			answer(context, 2);
+			await waitForBudgets(context, ['org']);
+			await waitForBudgets(context, ['org']);
+			// one of the two is answered after the clock went back, with 1 left
+			expect(await waitAfterGoingBack(context, () => answer(context, 1))).toBeLessThan(250);
+		});
+	});
+
 	describe('requests kept for cancels: 3 left, 2 kept', () => {
 		/** The organization budget with 3 requests left until a reset 0.3 s on, 2 kept for cancels. */
 		async function budgetWithTwoKept() {

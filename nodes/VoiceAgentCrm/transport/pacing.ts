@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type { IDataObject } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -70,8 +72,16 @@ interface PaceState {
 /** Longer than a request may take (the transport's timeout is 30 s). */
 const IN_FLIGHT_FORGET_MS = 60_000;
 
+/**
+ * Whether a time recorded at `at` still tells of the clock at `now`: not when the clock was set back
+ * since (an NTP step, a machine resumed), which would hold requests for as long as it went back.
+ */
+const recordedBefore = (at: number, now: number) => at <= now;
+
 function inFlightOf(state: PaceState, budget: BudgetKey, now: number): number[] {
-	const sent = (state.inFlight.get(budget) ?? []).filter((at) => now - at < IN_FLIGHT_FORGET_MS);
+	const sent = (state.inFlight.get(budget) ?? []).filter(
+		(at) => recordedBefore(at, now) && now - at < IN_FLIGHT_FORGET_MS,
+	);
 	state.inFlight.set(budget, sent);
 	return sent;
 }
@@ -102,17 +112,19 @@ const stateByContext = new WeakMap<object, PaceState>();
 
 interface CredentialContext {
 	getCredentials(type: string): Promise<IDataObject>;
-	getNode(): { credentials?: Record<string, { id?: string | null; name: string }> };
 }
 
-/** The account a context's requests draw on: its credential and API address; undefined for a bare context. */
+/**
+ * The account a context's requests draw on: the API key (hashed: the key itself is kept nowhere
+ * else) at its API address, whichever credential holds it, since the budgets are the key's
+ * organization's; undefined for a bare context.
+ */
 async function accountOf(context: object): Promise<string | undefined> {
 	const functions = context as Partial<CredentialContext>;
-	if (typeof functions.getCredentials !== 'function' || typeof functions.getNode !== 'function')
-		return undefined;
+	if (typeof functions.getCredentials !== 'function') return undefined;
 	const credentials = await functions.getCredentials(CREDENTIAL_NAME);
-	const reference = functions.getNode().credentials?.[CREDENTIAL_NAME];
-	return `${reference?.id ?? reference?.name ?? ''} ${String(credentials.baseUrl)}`;
+	const key = createHash('sha256').update(String(credentials.apiKey)).digest('hex');
+	return `${key} ${String(credentials.baseUrl)}`;
 }
 
 async function sharedStateOf(context: object): Promise<PaceState> {
@@ -152,7 +164,7 @@ function turnOf(state: PaceState, budgets: BudgetKey[], now: number, urgent: boo
 	let at = now;
 	for (const budget of budgets) {
 		const pace = state.paces.get(budget);
-		if (!pace || now >= pace.resetAt) continue;
+		if (!pace || now >= pace.resetAt || !recordedBefore(pace.windowSeenAt, now)) continue;
 		const kept =
 			budget === 'org' && !urgent ? Math.min(state.keptForCancels, KEPT_FOR_CANCELS_AT_MOST) : 0;
 		const spent = pace.remaining - inFlightOf(state, budget, now).length - kept <= 0;
@@ -199,7 +211,11 @@ export function paceAfter(
 	now: number,
 	ownDraws = 1,
 ): BudgetPace {
-	const sameWindow = previous && now < previous.resetAt && remaining <= previous.windowRemaining;
+	const sameWindow =
+		previous &&
+		now < previous.resetAt &&
+		recordedBefore(previous.windowSeenAt, now) &&
+		remaining <= previous.windowRemaining;
 	if (!sameWindow) {
 		const window = { windowRemaining: remaining + 1, windowSeenAt: now, own: 1 };
 		return { remaining, resetAt, ...window, ...spread(window, remaining, resetAt, now) };
