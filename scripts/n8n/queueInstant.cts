@@ -15,6 +15,7 @@ import path from 'node:path';
 import { ageCall, type Simulator } from '../../simulator/index.cts';
 import { check, freePort, log, placeSimulatorCall, postJson, sleep, writeJson } from './lib.cts';
 import type { N8nProcess, QueueN8n } from './queueCluster.cts';
+import { ageForRecovery, sweepTimes, twoSweepsSince } from './queueInstantDoubles.cts';
 import { INSTANT_TRIGGER_NODE_TYPE, triggerThenNoOp } from './shared.cts';
 import { executionsOf } from './trigger.cts';
 
@@ -130,6 +131,25 @@ async function emissions(n8n: QueueN8n): Promise<Emission[]> {
 	);
 }
 
+/** The simulator's wait for a webhook's answer (server.cts), and a little more. */
+const DELIVERY_TIMEOUT_MS = 6_000;
+
+/** Until every call has ended and each delivery of them was answered or timed out (at most 3 min). */
+async function deliveriesDone(sim: Simulator, calls: string[]): Promise<void> {
+	const deadline = Date.now() + 3 * 60_000;
+	for (;;) {
+		const deliveries = sim.webhooks.filter((w) => calls.includes(String(w.payload.call_id)));
+		const reached = new Set(
+			deliveries.filter((w) => w.payload.event === 'call_ended').map((w) => w.payload.call_id),
+		);
+		const waiting = deliveries.some(
+			(w) => w.status === null && Date.now() - w.sentAt < DELIVERY_TIMEOUT_MS,
+		);
+		if ((reached.size === calls.length && !waiting) || Date.now() > deadline) return;
+		await sleep(1_000);
+	}
+}
+
 export async function instantTriggerInQueueMode(
 	n8n: QueueN8n,
 	sim: Simulator,
@@ -159,19 +179,39 @@ export async function instantTriggerInQueueMode(
 	const expected = calls.flatMap((id) => [`callStarted:${id}`, `callFinished:${id}`]);
 	// A webhook process that is shutting down still accepts deliveries and answers them 500 (its
 	// database is closed), and the service does not repeat them. The node recovers such events on a
-	// later delivery of any call, once they stay unclaimed at two checks a minute apart: later calls,
-	// one a minute, bring those deliveries, as the organization's other calls would.
-	const later: string[] = [];
+	// later delivery of any call, once they are past the delivery horizon and its margin and stay
+	// unclaimed at two sweeps a minute apart. Once every delivery is done, the calls' times are moved
+	// back past that age rather than waited for (as in the doubles part); later calls, a minute
+	// apart, bring the sweeps, as the organization's other calls would.
+	await deliveriesDone(sim, calls);
 	const ofTheCalls = (all: Emission[]) => all.filter((e) => expected.includes(e.key));
-	const deadline = Date.now() + 9 * 60_000;
+	const later: string[] = [];
+	const agedAt = await ageForRecovery(
+		sim,
+		agentId,
+		calls.map((callId) => ({ callId })),
+		'instant trigger in queue mode',
+	);
+	await twoSweepsSince(sim, agentId, agedAt, 'instant trigger in queue mode', async () => {
+		const placedAt = Date.now();
+		later.push(await placeCall(sim, agentId, CALLS + later.length));
+		// its first delivery brings the sweep (a minute after the last)
+		const deadline = Date.now() + 60_000;
+		while (!sweepTimes(sim, agentId).some((at) => at >= placedAt) && Date.now() < deadline)
+			await sleep(500);
+	});
+	// every event emitted, and the later calls' too: the deliveries and sweeps before them were handled
+	const laterEnded = () => later.map((id) => `callFinished:${id}`);
+	const deadline = Date.now() + 3 * 60_000;
 	let found = await emissions(n8n);
-	for (let tick = 0; ofTheCalls(found).length < expected.length && Date.now() < deadline; tick++) {
-		await sleep(5_000);
-		if (tick % 12 === 11) later.push(await placeCall(sim, agentId, CALLS + later.length));
+	while (
+		(ofTheCalls(found).length < expected.length ||
+			!laterEnded().every((key) => found.some((e) => e.key === key))) &&
+		Date.now() < deadline
+	) {
+		await sleep(3_000);
 		found = await emissions(n8n);
 	}
-	await sleep(later.length ? 20_000 : 0);
-	found = await emissions(n8n);
 	const deliveries = sim.webhooks.filter((w) => calls.includes(String(w.payload.call_id)));
 	const notAnswered = deliveries.filter((w) => w.status !== 200).map((w) => w.status);
 	log(

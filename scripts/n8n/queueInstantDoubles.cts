@@ -207,15 +207,15 @@ export async function instantDoublesInQueueMode(
 	await starting;
 
 	// the events made old enough for the recovery; later calls, a minute apart, bring its sweeps
-	const agedAt = await ageForRecovery(sim, agentId, subjects);
-	const later = await twoSweepsSince(sim, agentId, agedAt, () =>
+	const agedAt = await ageForRecovery(sim, agentId, subjects, 'doubles');
+	const later = await twoSweepsSince(sim, agentId, agedAt, 'doubles', () =>
 		post(at(roundRobin.url), ended(newCall())),
 	);
 	report(await settledEmissions(n8n, subjects), subjects, later);
 }
 
 /** When the recovery swept the agent's calls (one list request of 250 each, recovery.ts). */
-function sweepTimes(sim: Simulator, agentId: string): number[] {
+export function sweepTimes(sim: Simulator, agentId: string): number[] {
 	return sim
 		.requestsTo('GET', '/v1/calls')
 		.filter((r) => r.query.agent_id === agentId && r.query.limit === '250')
@@ -227,10 +227,11 @@ function sweepTimes(sim: Simulator, agentId: string): number[] {
  * (the recovery takes only events after it: activation reads the agent before anything else).
  * Answers when that was done.
  */
-async function ageForRecovery(
+export async function ageForRecovery(
 	sim: Simulator,
 	agentId: string,
-	subjects: Subject[],
+	subjects: Array<{ callId: string }>,
+	label: string,
 ): Promise<number> {
 	const activation = Math.max(
 		...sim.requests.filter((r) => r.path === `/v1/agents/${agentId}`).map((r) => r.at),
@@ -242,21 +243,24 @@ async function ageForRecovery(
 		const older = finishedAt - (agedAt - RECOVERY_AGE_MS);
 		if (older > 0) ageCall(sim, callId, older);
 	}
-	log(`doubles: the ${subjects.length} calls' times moved back to ${RECOVERY_AGE_MS / 1000} s old`);
+	log(
+		`${label}: the ${subjects.length} calls' times moved back to ${RECOVERY_AGE_MS / 1000} s old`,
+	);
 	return agedAt;
 }
 
 /** Post later calls, each a sweep's gap after the last sweep, until two sweeps came since `since`. */
-async function twoSweepsSince(
+export async function twoSweepsSince(
 	sim: Simulator,
 	agentId: string,
 	since: number,
+	label: string,
 	postLaterCall: () => Promise<unknown>,
 ): Promise<number> {
 	const deadline = Date.now() + 5 * 60_000;
 	let later = 0;
 	while (sweepTimes(sim, agentId).filter((at) => at >= since).length < 2) {
-		if (Date.now() > deadline) throw new CheckFailure('doubles: timed out waiting for two sweeps');
+		if (Date.now() > deadline) throw new CheckFailure(`${label}: timed out waiting for two sweeps`);
 		const last = Math.max(0, ...sweepTimes(sim, agentId));
 		await sleep(last + SWEEP_GAP_MS - Date.now());
 		await postLaterCall();
