@@ -105,12 +105,13 @@ describe('Retrying a placement never places a second call for the same item', ()
 
 	describe("as n8n retries: on the failed execution's saved data, custom data included", () => {
 		/** A Retry of `failed` under a new execution ID; `retry` drives it on fake time. */
-		const retryOf = (failed: NodeRun, executionId: string) =>
+		const retryOf = (failed: NodeRun, executionId: string, continueOnFail = false) =>
 			retryNode(failed, {
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: placement(),
 				items: people,
 				executionId,
+				continueOnFail,
 			});
 		const drive = <T,>(work: Promise<T>) =>
 			time.runUntilSettled(work, { onStep: () => sim.clock.runDue() });
@@ -156,6 +157,34 @@ describe('Retrying a placement never places a second call for the same item', ()
 			const later = await retry(failed, 'exec-4');
 			expect(callIdsOf(later.items)).toEqual(callIdsOf(first.items));
 			expect(ringingPerPerson()).toEqual([1, 1, 1]);
+		});
+
+		it('two Retries pressed at once whose reads of the calls come after the calls were due (429, Retry-After 40 s): each cancels all its calls before they ring, and says so', async () => {
+			loseAnswerOf(0);
+			const failed = await run(placement(), { executionId: 'exec-1' });
+			// the two Retries' look-ups go through; their reads after placing wait out a 429 past the
+			// calls' start (20 s ahead)
+			sim.faults.inject({
+				method: 'GET',
+				path: LISTS,
+				skip: 2,
+				times: 2,
+				fault: { status: 429, retryAfter: 40 },
+			});
+			const retries = await drive(
+				Promise.all([retryOf(failed, 'exec-2'), retryOf(failed, 'exec-3')]),
+			);
+			await time.advance(MINUTE, { onStep: () => sim.clock.runDue() });
+			// the first person's call is exec-1's; the others' calls were all canceled, not rung twice
+			expect(ringingPerPerson()).toEqual([1, 0, 0]);
+			for (const { error } of retries) {
+				expect(error?.message).toMatch(
+					/^Item 1: call \S+ was canceled before it rang: whether another Retry placed this item's call could not be read$/,
+				);
+				expect(error?.description).toMatch(
+					/could not be read by .*, 5 s before the first call was due/,
+				);
+			}
 		});
 
 		it('a Retry of a Retry finds the calls of both executions before it', async () => {

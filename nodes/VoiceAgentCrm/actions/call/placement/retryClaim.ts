@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ItemResults } from '../../../shared/operation';
+import { keepForCancels } from '../../../transport/request';
 import { scheduleOf } from '../campaign/window';
 import { placementOf, type CallOrigin } from './earlierCalls';
-import { cancelScheduledCall } from './placement';
+import { cancelScheduledCall, type CancelOutcome } from './placement';
 import {
 	canceledBeforeRinging,
 	MAX_LOOK_UP_PAGES,
@@ -35,6 +36,9 @@ const SEND_BY_MARGIN_MS = 10_000;
 /** The read waits this long after the last placement of a claim: the list may lag its writes. */
 const READ_AFTER_MS = 1_000;
 
+/** A claim not read by this long before its call starts is canceled: the cancel's time to go. */
+const CANCEL_MARGIN_MS = 5_000;
+
 /** Another execution's call of the same item created this long before this one is a rival claim. */
 const RIVAL_WINDOW_MS = 60_000;
 
@@ -62,7 +66,9 @@ export type PlaceClaim<T extends ClaimItem> = (
 /**
  * Place `items` as claims, in groups: a group closes SETTLE_BEFORE_MS before its first call starts
  * (its placements sent within 12 s), then is read once per agent and settled before its calls
- * start. Answers the calls the items go on with, their own or the earlier ones.
+ * start. Each claim keeps a request of the organization budget for its cancel until it is
+ * settled, as a campaign's do. Answers the calls the items go on with, their own or the earlier
+ * ones.
  */
 export async function placeAsClaims<T extends ClaimItem>(
 	context: IExecuteFunctions,
@@ -73,18 +79,31 @@ export async function placeAsClaims<T extends ClaimItem>(
 	const kept: Array<Claimed<T>> = [];
 	let group: Array<Claimed<T>> = [];
 	let groupStartsAt = Infinity;
-	for (const item of items) {
-		if (group.length && Date.now() >= groupStartsAt - SETTLE_BEFORE_MS) {
-			kept.push(...(await settle(context, group, results)));
-			group = [];
-			groupStartsAt = Infinity;
+	let keptForCancels = 0;
+	const keep = async (change: number) => {
+		keptForCancels += change;
+		await keepForCancels(context, change);
+	};
+	const settleGroup = async () => {
+		kept.push(...(await settle(context, group, results)));
+		await keep(-keptForCancels);
+		group = [];
+		groupStartsAt = Infinity;
+	};
+	try {
+		for (const item of items) {
+			if (group.length && Date.now() >= groupStartsAt - SETTLE_BEFORE_MS) await settleGroup();
+			const callAt = scheduleAhead(item);
+			groupStartsAt = Math.min(groupStartsAt, callAt);
+			await keep(1);
+			const placed = await place(item, callAt - SEND_BY_MARGIN_MS);
+			if (placed) group.push(placed);
+			else await keep(-1);
 		}
-		const callAt = scheduleAhead(item);
-		groupStartsAt = Math.min(groupStartsAt, callAt);
-		const placed = await place(item, callAt - SEND_BY_MARGIN_MS);
-		if (placed) group.push(placed);
+		if (group.length) await settleGroup();
+	} finally {
+		await keep(-keptForCancels);
 	}
-	if (group.length) kept.push(...(await settle(context, group, results)));
 	return kept;
 }
 
@@ -101,9 +120,14 @@ function scheduleAhead(item: ClaimItem): number {
 	return callAt;
 }
 
+/** What settling did with a claim: the call the item goes on with, or the item's failure. */
+type Settled<T extends ClaimItem> = { keep: Claimed<T> } | { fail: number; error: Error };
+
 /**
  * One read of each agent's calls since the group's rivals could have been placed, then each
  * claim kept, or canceled for the earlier call of another execution, which the item goes on with.
+ * The items are answered once every cancel was sent: a failure answered first would end the run
+ * (Continue On Fail off) with the other claims still set to ring.
  */
 async function settle<T extends ClaimItem>(
 	context: IExecuteFunctions,
@@ -111,23 +135,23 @@ async function settle<T extends ClaimItem>(
 	results: ItemResults,
 ): Promise<Array<Claimed<T>>> {
 	await sleep(READ_AFTER_MS);
-	const kept: Array<Claimed<T>> = [];
+	const settled: Array<Settled<T>> = [];
 	for (const agentId of new Set(group.map((claim) => claim.item.agentId))) {
 		const claims = group.filter((claim) => claim.item.agentId === agentId);
 		let listed: IDataObject[];
 		try {
-			listed = await sameItemCalls(context, agentId, claims);
+			listed = await beforeDue(context, group, sameItemCalls(context, agentId, claims));
 		} catch (error) {
-			for (const claim of claims) await giveUp(context, claim, error, results);
+			for (const claim of claims) settled.push(await giveUp(context, claim, error as Error));
 			continue;
 		}
 		for (const claim of claims) {
 			const earlier = earliestRival(claim, listed);
-			if (!earlier) kept.push(claim);
-			else kept.push(await yieldTo(context, claim, earlier, results));
+			settled.push(earlier ? await yieldTo(context, claim, earlier) : { keep: claim });
 		}
 	}
-	return kept.filter((claim) => !results.has(claim.item.itemIndex));
+	for (const each of settled) if ('fail' in each) results.fail(each.fail, each.error);
+	return settled.flatMap((each) => ('keep' in each ? [each.keep] : []));
 }
 
 /** The agent's calls that carry one of the claims' fingerprints, since the earliest rival time. */
@@ -158,6 +182,35 @@ async function sameItemCalls<T extends ClaimItem>(
 			`More than ${MAX_LOOK_UP_PAGES * 1000} calls of the agent in a minute: whether another Retry placed the same call could not be read`,
 		);
 	return listed;
+}
+
+/**
+ * The read's answer, or an error once the first of the claims' calls is CANCEL_MARGIN_MS from its
+ * start: a read slowed by the budgets (a 429, other workflows' draws) never lets a claim ring
+ * unread. The read left behind is ignored.
+ */
+async function beforeDue<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	claims: Array<Claimed<T>>,
+	read: Promise<IDataObject[]>,
+): Promise<IDataObject[]> {
+	const due = Math.min(...claims.map((claim) => claim.item.placement.startsAt ?? Infinity));
+	const timer = new AbortController();
+	const late = sleep(Math.max(0, due - CANCEL_MARGIN_MS - Date.now()), timer.signal).then(
+		() => {
+			throw new NodeOperationError(
+				context.getNode(),
+				`The agent's calls could not be read by ${new Date(due - CANCEL_MARGIN_MS).toISOString()}, 5 s before the first call was due: the read waited on the rate budgets or the service`,
+			);
+		},
+		() => [] as IDataObject[],
+	);
+	read.catch(() => undefined);
+	try {
+		return await Promise.race([read, late]);
+	} finally {
+		timer.abort();
+	}
 }
 
 const createdAtOf = (claim: Claimed<ClaimItem>): number =>
@@ -194,56 +247,74 @@ async function yieldTo<T extends ClaimItem>(
 	context: IExecuteFunctions,
 	claim: Claimed<T>,
 	earlier: IDataObject,
-	results: ItemResults,
-): Promise<Claimed<T>> {
-	const canceled = await cancelClaim(context, claim, results);
-	if (!canceled) return claim;
+): Promise<Settled<T>> {
+	const canceled = await cancelClaim(context, claim);
+	// it rang already: the item keeps it
+	if ('notScheduled' in canceled) return { keep: claim };
+	if ('failed' in canceled)
+		return failure(
+			context,
+			claim,
+			'was placed, and another execution placed the same call earlier; canceling this one failed, so it may ring too',
+			canceled.failed,
+		);
 	return {
-		item: claim.item,
-		placement: placementOf(earlier),
-		origin: { already_placed: true, placed_by_execution: traceOf(earlier).n8n_execution_id ?? '' },
+		keep: {
+			item: claim.item,
+			placement: placementOf(earlier),
+			origin: {
+				already_placed: true,
+				placed_by_execution: traceOf(earlier).n8n_execution_id ?? '',
+			},
+		},
 	};
 }
 
-/** The claim's call canceled; false when it could not be (it rang: the item keeps it). */
+/** The claim's call canceled, urgently: its start is near. */
 async function cancelClaim<T extends ClaimItem>(
 	context: IExecuteFunctions,
 	claim: Claimed<T>,
-	results: ItemResults,
-): Promise<boolean> {
-	const callId = String(claim.placement.call_id);
-	const itemIndex = claim.item.itemIndex;
-	const canceled = await cancelScheduledCall(context, callId, { itemIndex });
-	if ('failed' in canceled)
-		results.fail(
-			itemIndex,
-			new NodeOperationError(
-				context.getNode(),
-				`Item ${itemIndex}: call ${callId} was placed, and another execution placed the same call earlier; canceling this one failed, so it may ring too`,
-				{ itemIndex, description: (canceled.failed as Error).message },
-			),
-		);
-	return 'canceled' in canceled;
+): Promise<CancelOutcome> {
+	return await cancelScheduledCall(context, String(claim.placement.call_id), {
+		itemIndex: claim.item.itemIndex,
+		urgent: true,
+	});
 }
 
 /** The list could not be read: the claim's call is canceled before it rings and the item fails. */
 async function giveUp<T extends ClaimItem>(
 	context: IExecuteFunctions,
 	claim: Claimed<T>,
-	error: unknown,
-	results: ItemResults,
-): Promise<void> {
-	const callId = String(claim.placement.call_id);
-	const canceled = await cancelClaim(context, claim, results);
-	if (results.has(claim.item.itemIndex)) return;
-	results.fail(
-		claim.item.itemIndex,
-		new NodeOperationError(
-			context.getNode(),
-			canceled
-				? `Item ${claim.item.itemIndex}: call ${callId} was canceled before it rang: whether another Retry placed this item's call could not be read`
-				: `Item ${claim.item.itemIndex}: call ${callId} was placed and rang; whether another Retry placed this item's call too could not be read`,
-			{ itemIndex: claim.item.itemIndex, description: (error as Error).message },
-		),
+	error: Error,
+): Promise<Settled<T>> {
+	const canceled = await cancelClaim(context, claim);
+	const unread = "whether another Retry placed this item's call could not be read";
+	if ('canceled' in canceled)
+		return failure(context, claim, `was canceled before it rang: ${unread}`, error);
+	if ('notScheduled' in canceled)
+		return failure(context, claim, `was placed and rang; ${unread}`, error);
+	return failure(
+		context,
+		claim,
+		`was placed; ${unread}, and canceling it failed, so it may ring (${(canceled.failed as Error).message})`,
+		error,
 	);
+}
+
+/** The item's failure: what happened to the claim's call, and why. */
+function failure<T extends ClaimItem>(
+	context: IExecuteFunctions,
+	claim: Claimed<T>,
+	what: string,
+	cause: unknown,
+): Settled<T> {
+	const { itemIndex } = claim.item;
+	return {
+		fail: itemIndex,
+		error: new NodeOperationError(
+			context.getNode(),
+			`Item ${itemIndex}: call ${String(claim.placement.call_id)} ${what}`,
+			{ itemIndex, description: (cause as Error).message },
+		),
+	};
 }
