@@ -18,7 +18,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-import { planCalls, startSimulator, type Simulator } from '../../simulator/index.cts';
+import { planCalls, startSimulator, type Call, type Simulator } from '../../simulator/index.cts';
 import {
 	CAMPAIGN_NODE,
 	campaignPeople,
@@ -145,6 +145,14 @@ async function checkCampaign(n8n: N8nInstance, sim: Simulator, mode: Mode): Prom
 		);
 }
 
+/** When a canceled call was placed, due and canceled: a cancel 5 s before the start is a deadline's. */
+function whyCanceled(sim: Simulator, call: Call): string {
+	const placedAt = Date.parse(call.created_at);
+	const canceledAt = sim.requestsTo('POST', `/v1/calls/${call.id}/cancel`).map((r) => r.at);
+	const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+	return `call placed ${seconds(call.place_at - placedAt)} ahead, canceled ${canceledAt.map((at) => `${seconds(call.place_at - at)} before its start`).join(', then ')}`;
+}
+
 async function main(): Promise<void> {
 	const workDir = freshDir(path.join(ROOT, 'bench', '.tmp', 'n8n-campaign'));
 	const logDir = freshDir(path.join(workDir, 'logs'));
@@ -181,8 +189,11 @@ async function main(): Promise<void> {
 			figures[`campaign_real_${mode}_waiting_s`] = Math.round(waiting);
 			const numbers = campaignPeople(MODES[mode].first, PEOPLE).map((p) => p.to);
 			figures[`campaign_real_${mode}_calls`] = numbers.flatMap((n) => dialledCalls(sim, n)).length;
-			// placed and canceled before ringing: claims lost to a step of the same run taken at the same time
-			figures[`campaign_real_${mode}_canceled_calls`] = canceledCalls(sim, numbers).length;
+			// placed and canceled before ringing: claims lost to a step of the same run taken at the
+			// same time, or placements no look confirmed by their deadline (5 s before their start)
+			const canceled = canceledCalls(sim, numbers);
+			figures[`campaign_real_${mode}_canceled_calls`] = canceled.length;
+			for (const call of canceled) log(`${mode}: ${whyCanceled(sim, call)}`);
 		}
 		figures.campaign_real_free_worker_running_share =
 			Math.round(
