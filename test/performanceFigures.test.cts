@@ -54,7 +54,7 @@ const QUOTES: Array<[doc: string, quote: string]> = [
 	],
 	[
 		'docs/campaigns.md',
-		'The freeing run canceled {campaign_real_free_worker_canceled_calls} of its {campaign_real_free_worker_calls}\ncalls before they rang',
+		'The freeing run canceled {campaign_real_free_worker_canceled_calls} of its {campaign_real_free_worker_calls}\ncalls before they rang; the holding run canceled {campaign_real_held_worker_canceled_calls} of its {campaign_real_held_worker_calls}\n',
 	],
 	[
 		'docs/campaigns.md',
