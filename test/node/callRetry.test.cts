@@ -105,13 +105,12 @@ describe('Retrying a placement never places a second call for the same item', ()
 
 	describe("as n8n retries: on the failed execution's saved data, custom data included", () => {
 		/** A Retry of `failed` under a new execution ID; `retry` drives it on fake time. */
-		const retryOf = (failed: NodeRun, executionId: string, continueOnFail = false) =>
+		const retryOf = (failed: NodeRun, executionId: string) =>
 			retryNode(failed, {
 				credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
 				parameters: placement(),
 				items: people,
 				executionId,
-				continueOnFail,
 			});
 		const drive = <T,>(work: Promise<T>) =>
 			time.runUntilSettled(work, { onStep: () => sim.clock.runDue() });

@@ -231,6 +231,24 @@ describe('transport: pacing on the organization budget shared by concurrent exec
 		expect(time.elapsed()).toBeGreaterThanOrEqual(300);
 	});
 
+	it("executions pace together per API key at a Base URL, whichever credential holds it: another key's spent budget holds nothing", async () => {
+		/** An execution's context whose credential (the same one, edited) holds `apiKey`. */
+		const execution = (apiKey: string) => ({
+			getCredentials: async () => await Promise.resolve({ apiKey, baseUrl: 'http://127.0.0.1:1' }),
+			getNode: () => ({ credentials: { voiceAgentCrmApi: { id: 'cred-1', name: 'CRM' } } }),
+		});
+		const first = execution('vak_one');
+		await waitForBudgets(first, ['org']);
+		observeRateHeaders(first, 'org', { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '30' });
+		const turnOf = async (context: object) => {
+			const from = time.now();
+			await time.runUntilSettled(waitForBudgets(context, ['org']), { stepMs: 100 });
+			return time.now() - from;
+		};
+		expect(await turnOf(execution('vak_two'))).toBeLessThan(250);
+		expect(await turnOf(execution('vak_one'))).toBeGreaterThanOrEqual(29_000);
+	});
+
 	describe('the clock set back an hour (an NTP step, a machine resumed): what was recorded later holds no request', () => {
 		const HOUR = 3_600_000;
 		const answer = (context: object, remaining: number) =>
