@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { retryNode, runNode, type NodeRun, type RunNodeOptions } from '../../harness/engine.cts';
 import type { FakeTime } from '../../harness/fakeTime.cts';
 import { withSimulatorOnFakeTime } from '../setup/simulatorOnFakeTime.cts';
-import { insertCall, planCalls, type Simulator } from '../../simulator/index.cts';
+import { insertCall, planCalls, startSimulator, type Simulator } from '../../simulator/index.cts';
 import { firstAgent, phoneCall, TO_EACH_ITEM } from '../helpers/placement.cts';
 
 /**
@@ -334,5 +334,53 @@ describe('Retrying a placement never places a second call for the same item', ()
 		expect(items[0].json.description).toMatch(/Placed by Execution/);
 		expect(listings()).toBe(10);
 		expect(placements()).toBe(0);
+	});
+});
+
+describe('a Retry in real time, as Node keeps timers', () => {
+	let sim: Simulator;
+	beforeEach(async () => {
+		sim = await startSimulator();
+	});
+	afterEach(() => sim.stop());
+
+	it('of calls scheduled 30 days ahead, past the longest timer Node keeps (24.8 days): each call kept as scheduled', async () => {
+		// the failed run placed Ann, lost the answer for Bob and never placed Cy: the Retry claims Cy's
+		const people = [
+			{ to: '+14155550101', name: 'Ann' },
+			{ to: '+14155550102', name: 'Bob' },
+			{ to: '+14155550103', name: 'Cy' },
+		];
+		const inThirtyDays = new Date(Date.now() + 30 * 24 * HOUR).toISOString().slice(0, 19);
+		const options = {
+			credentials: { apiKey: sim.apiKey, baseUrl: sim.baseUrl },
+			parameters: phoneCall(sim, {
+				...TO_EACH_ITEM,
+				waitFor: 'none',
+				additionalFields: { schedule: { at: { dateTime: inThirtyDays, timezone: 'UTC' } } },
+			}),
+			items: people,
+		};
+		sim.faults.inject({
+			method: 'POST',
+			path: PLACEMENTS,
+			skip: 1,
+			fault: { drop: true, afterHandling: true },
+		});
+		const failed = await runNode({ ...options, executionId: 'exec-1' });
+		expect(failed.error?.message).toMatch(/may have been placed/);
+		const retried = await retryNode(failed, { ...options, executionId: 'exec-2' });
+		expect(retried.error).toBeUndefined();
+		const calls = [...sim.org.calls.values()];
+		expect(calls.map((call) => [call.to, call.phase])).toEqual([
+			['+14155550101', 'scheduled'],
+			['+14155550102', 'scheduled'],
+			['+14155550103', 'scheduled'],
+		]);
+		expect(retried.items.map((item) => item.json.placed_by_execution)).toEqual([
+			'exec-1',
+			'exec-1',
+			'exec-2',
+		]);
 	});
 });

@@ -3,6 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { ItemResults } from '../../../shared/operation';
 import { keepForCancels } from '../../../transport/request';
+import { sleepFor } from '../campaign/sleep';
 import { scheduleOf } from '../campaign/window';
 import { placementOf, type CallOrigin } from './earlierCalls';
 import { cancelScheduledCall, type CancelOutcome } from './placement';
@@ -196,8 +197,10 @@ async function beforeDue<T extends ClaimItem>(
 ): Promise<IDataObject[]> {
 	const due = Math.min(...claims.map((claim) => claim.item.placement.startsAt ?? Infinity));
 	const timer = new AbortController();
-	const late = sleep(Math.max(0, due - CANCEL_MARGIN_MS - Date.now()), timer.signal).then(
+	// in timers Node keeps: a call scheduled weeks ahead would otherwise end the wait at once
+	const late = sleepFor(Math.max(0, due - CANCEL_MARGIN_MS - Date.now()), timer.signal).then(
 		() => {
+			if (timer.signal.aborted) return [];
 			throw new NodeOperationError(
 				context.getNode(),
 				`The agent's calls could not be read by ${new Date(due - CANCEL_MARGIN_MS).toISOString()}, 5 s before the first call was due: the read waited on the rate budgets or the service`,
