@@ -8,7 +8,7 @@ import {
 	wasNotSentInTime,
 	type ApiContext,
 } from '../../../transport/request';
-import { cancelScheduledCall, placeCall } from '../placement/placement';
+import { CANCEL_MARGIN_MS, cancelScheduledCall, placeCall } from '../placement/placement';
 import { fingerprintOf, scanCalls, withTrace, type PlacementTrace } from '../placement/trace';
 import { campaignCallOf, type CampaignCall, type CampaignTrace } from './calls';
 import type { Halt } from './halt';
@@ -43,9 +43,6 @@ import { scheduleOf } from './window';
  * every call created as early as it is then listed (ties of the creation time included).
  */
 const CONFIRM_GAP_MS = 1_000;
-
-/** A placement still unconfirmed this long before its start is canceled. */
-const CANCEL_MARGIN_MS = 5_000;
 
 /**
  * How long a claim takes to settle, from sending the placement to the look that confirms it, as

@@ -53,6 +53,12 @@ export async function placeCall(
 export type CancelOutcome = { canceled: true } | { notScheduled: true } | { failed: unknown };
 
 /**
+ * A claim (a campaign's or a Retry's placement) not confirmed this long before its call's start is
+ * canceled then: the cancel's time to go before the call rings.
+ */
+export const CANCEL_MARGIN_MS = 5_000;
+
+/**
  * Cancel a scheduled call: the one cancel of the placements that take a call back before it rings
  * (a Retry's lost claim, a campaign's lost claim, a halt, a Stop). `urgent`: it takes no paced
  * turn in the budget (transport/pacing.ts), for a cancel racing the call's start.

@@ -6,7 +6,7 @@ import { keepForCancels } from '../../../transport/request';
 import { sleepFor } from '../campaign/sleep';
 import { scheduleOf } from '../campaign/window';
 import { placementOf, type CallOrigin } from './earlierCalls';
-import { cancelScheduledCall, type CancelOutcome } from './placement';
+import { CANCEL_MARGIN_MS, cancelScheduledCall, type CancelOutcome } from './placement';
 import {
 	canceledBeforeRinging,
 	MAX_LOOK_UP_PAGES,
@@ -36,9 +36,6 @@ const SEND_BY_MARGIN_MS = 10_000;
 
 /** The read waits this long after the last placement of a claim: the list may lag its writes. */
 const READ_AFTER_MS = 1_000;
-
-/** A claim not read by this long before its call starts is canceled: the cancel's time to go. */
-const CANCEL_MARGIN_MS = 5_000;
 
 /** Another execution's call of the same item created this long before this one is a rival claim. */
 const RIVAL_WINDOW_MS = 60_000;
@@ -203,7 +200,7 @@ async function beforeDue<T extends ClaimItem>(
 			if (timer.signal.aborted) return [];
 			throw new NodeOperationError(
 				context.getNode(),
-				`The agent's calls could not be read by ${new Date(due - CANCEL_MARGIN_MS).toISOString()}, 5 s before the first call was due: the read waited on the rate budgets or the service`,
+				`The agent's calls could not be read by ${new Date(due - CANCEL_MARGIN_MS).toISOString()}, ${CANCEL_MARGIN_MS / 1000} s before the first call was due: the read waited on the rate budgets or the service`,
 			);
 		},
 		() => [] as IDataObject[],
